@@ -1,0 +1,1 @@
+"""Getting command outputs: from capture bundles, loose files, Explorer archives."""

@@ -1,0 +1,50 @@
+"""What every way in produces: one host's raw command outputs, keyed by command id."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator
+
+
+@dataclass
+class RawOutput:
+    command_id: str
+    file: str  # as shown to the user, relative to what they named
+    path: Path
+    command: str | None = None
+    exit_status: int | None = None
+    stderr: str = ""
+
+    def text(self) -> str:
+        return self.path.read_text(encoding="utf-8", errors="replace")
+
+    def lines(self) -> Iterator[str]:
+        with self.path.open(encoding="utf-8", errors="replace") as fh:
+            yield from fh
+
+
+@dataclass
+class Missing:
+    """A command that was run but gave no usable output."""
+
+    command_id: str
+    command: str | None
+    reason: str
+
+
+@dataclass
+class Capture:
+    host: str
+    source: str
+    outputs: dict[str, RawOutput] = field(default_factory=dict)
+    missing: dict[str, Missing] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+
+    def add(self, output: RawOutput) -> None:
+        if output.command_id in self.outputs:
+            self.errors.append(
+                f"{output.file}: a second {output.command_id} output "
+                f"(already read {self.outputs[output.command_id].file}); ignored")
+            return
+        self.outputs[output.command_id] = output

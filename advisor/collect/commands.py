@@ -1,0 +1,47 @@
+"""The command outputs advisor knows: canonical file names and command lines."""
+
+from __future__ import annotations
+
+import re
+
+# command id -> the command line it is the output of (DESIGN.md, capture bundle).
+COMMANDS: dict[str, str] = {
+    "uname-a": "uname -a",
+    "release": "cat /etc/release",
+    "virtinfo": "virtinfo -a",
+    "psrinfo-pv": "psrinfo -pv",
+    "pkg-entire": "pkg info entire",
+    "showrev-p": "showrev -p",
+    "ldm-version": "ldm -V",
+    "ldm-list-l": "ldm list -l",
+    "ldm-list-l-p": "ldm list -l -p",
+    "ldm-list-bindings-e": "ldm list-bindings -e",
+    "ldm-list-constraints-x": "ldm list-constraints -x",
+    "dladm-show-phys": "dladm show-phys",
+    "dladm-show-link": "dladm show-link",
+    "dladm-show-linkprop": "dladm show-linkprop",
+    "kstat-p": "kstat -p",
+    "etc-system": "cat /etc/system",
+    "ndd-tcp": "ndd -get /dev/tcp tcp_recv_hiwat tcp_xmit_hiwat tcp_max_buf",
+    "ipadm-show-prop-tcp": "ipadm show-prop tcp",
+}
+
+# Per-instance outputs: `driver-<name>.conf`, `ethtool-k@<if>.txt`, ...
+_DRIVER_CONF = re.compile(r"^driver-([a-z0-9_]+)\.conf$")
+
+
+def command_id_for_name(name: str) -> str | None:
+    """The command id a canonical bundle file name stands for, or None."""
+    if m := _DRIVER_CONF.match(name):
+        return f"driver-{m.group(1)}"
+    if name == "ldm-list-constraints-x.xml":
+        return "ldm-list-constraints-x"
+    if name.endswith(".txt") and name[:-4] in COMMANDS:
+        return name[:-4]
+    return None
+
+
+def command_line(command_id: str) -> str:
+    if command_id.startswith("driver-"):
+        return f"cat /kernel/drv/{command_id[len('driver-'):]}.conf"
+    return COMMANDS.get(command_id, command_id)

@@ -1,0 +1,45 @@
+"""Which command printed a file, judged from its content (for loose files)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+_SNIFF_BYTES = 64 * 1024
+
+_KSTAT = re.compile(r"^[A-Za-z_][\w.,-]*:\d+:[^:\t]*:[^\t]+\t", re.M)
+_RULES: list[tuple[str, re.Pattern[str]]] = [
+    ("ldm-list-l-p", re.compile(r"\AVERSION\s+\d+\.\d+\s*\n(?:.*\n)*?DOMAIN\|", re.M)),
+    ("ldm-list-l", re.compile(r"^NAME\s+STATE\s+FLAGS\s+CONS\s+VCPU\s+MEMORY", re.M)),
+    ("ldm-version", re.compile(r"Logical Domains? Manager \(v")),
+    ("virtinfo", re.compile(r"^Domain role:", re.M)),
+    ("psrinfo-pv", re.compile(r"^The physical processor has", re.M)),
+    ("pkg-entire", re.compile(r"^\s*Name:\s*(?:pkg://\w+/)?entire\s*$", re.M)),
+    ("showrev-p", re.compile(r"\A\s*Patch:\s*\d{6}-\d{2}")),
+    ("uname-a", re.compile(r"\A\s*SunOS\s+\S+\s+5\.\d+\s")),
+    ("release", re.compile(r"\A\s*(?:Oracle\s+)?Solaris\s+\d+")),
+    ("dladm-show-phys", re.compile(r"^LINK\s+MEDIA\s+STATE\s+SPEED", re.M)),
+    ("dladm-show-linkprop", re.compile(r"^LINK\s+PROPERTY\s+PERM\s+VALUE", re.M)),
+    ("ipadm-show-prop-tcp", re.compile(r"^PROTO\s+PROPERTY\s+PERM\s+CURRENT", re.M)),
+    ("ndd-tcp", re.compile(r"\A\s*tcp_\w+\s*(?:=\s*)?\d+\s*$", re.M)),
+    ("etc-system", re.compile(r"^\s*set\s+(?:\w+:)?\w+\s*=", re.M)),
+]
+
+
+def identify_text(head: str) -> str | None:
+    if _KSTAT.search(head.split("\n", 1)[0] + "\n"):
+        return "kstat-p"
+    for command_id, pattern in _RULES:
+        if pattern.search(head):
+            return command_id
+    if re.match(r"\A[^:\n]+:[^:\n]+:[^:\n]*:", head) and re.search(r"^\S+:(mtu|cpus|rxfanout|rx-fanout|speed):", head, re.M):
+        return "dladm-show-linkprop"  # `-c -o link,property,...` form
+    return None
+
+
+def identify(path: Path) -> str | None:
+    with path.open("rb") as fh:
+        head = fh.read(_SNIFF_BYTES)
+    if b"\0" in head:
+        return None
+    return identify_text(head.decode("utf-8", errors="replace"))

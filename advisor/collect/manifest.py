@@ -1,0 +1,50 @@
+"""`manifest.yaml` of a capture bundle (format advisor-capture/1)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from advisor.errors import InputError
+
+FORMAT = "advisor-capture/1"
+
+
+class ManifestCommand(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    file: str | None = None
+    command: str
+    exit_status: int | None = None
+    stderr: str = ""
+    sha256: str | None = None
+
+
+class Manifest(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    format: str = FORMAT
+    host: str | None = None
+    collected_at: datetime | None = None
+    commands: list[ManifestCommand] = []
+
+
+def load(path: Path, shown: str) -> Manifest:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{shown}:{mark.line + 1}" if mark else shown
+        raise InputError(f"{where}: not valid YAML ({getattr(exc, 'problem', exc)})") from None
+    if not isinstance(data, dict):
+        raise InputError(f"{shown}: manifest must be a mapping")
+    try:
+        manifest = Manifest.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(p) for p in first["loc"])
+        raise InputError(f"{shown}: {loc}: {first['msg']}") from None
+    if manifest.format.split("/")[0] != FORMAT.split("/")[0]:
+        raise InputError(f"{shown}: unknown capture format {manifest.format!r} (expected {FORMAT})")
+    return manifest

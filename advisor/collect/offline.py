@@ -1,0 +1,165 @@
+"""Offline ways in: bundle folders, tarred bundles, Explorer archives, loose files.
+
+Every path the user names becomes zero or more captures; a path that cannot be
+read at all becomes one error line, and the other paths are still loaded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tempfile
+from pathlib import Path
+
+from advisor.collect import explorer, manifest as manifest_mod, safetar
+from advisor.collect.capture import Capture, Missing, RawOutput
+from advisor.collect.commands import COMMANDS, command_id_for_name, command_line
+from advisor.collect.identify import identify
+from advisor.errors import InputError
+
+_BY_COMMAND_LINE = {line: cid for cid, line in COMMANDS.items()}
+
+
+class Loader:
+    """Holds the scratch folder that archives are unpacked into for one run."""
+
+    def __init__(self) -> None:
+        self._scratch = tempfile.TemporaryDirectory(prefix="advisor-")
+        self._count = 0
+
+    def close(self) -> None:
+        self._scratch.cleanup()
+
+    def __enter__(self) -> "Loader":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def load(self, path: Path) -> list[Capture]:
+        shown = str(path)
+        if not path.exists():
+            raise InputError(f"{shown}: no such file or directory")
+        if path.is_dir():
+            return self._load_dir(path, shown)
+        if safetar.is_archive(path):
+            return self._load_archive(path, shown)
+        return [_load_loose(path, shown)]
+
+    def _load_archive(self, path: Path, shown: str) -> list[Capture]:
+        self._count += 1
+        dest = Path(self._scratch.name) / str(self._count)
+        dest.mkdir()
+        safetar.extract(path, dest, shown)
+        root = explorer.find_root(dest)
+        if root is not None:
+            return [_load_explorer(root, shown, explorer.host_from_name(path.name))]
+        entries = [p for p in dest.iterdir() if not p.name.startswith("._")]
+        inner = entries[0] if len(entries) == 1 and entries[0].is_dir() else dest
+        host = inner.name if inner is not dest else _strip_archive_suffix(path.name)
+        return [_load_bundle(inner, shown, host, shown_prefix=shown)]
+
+    def _load_dir(self, path: Path, shown: str) -> list[Capture]:
+        if explorer.is_explorer_root(path):
+            return [_load_explorer(path, shown, explorer.host_from_name(path.name))]
+        files = [p for p in path.iterdir() if p.is_file() and not p.name.startswith(".")]
+        if files:
+            return [_load_bundle(path, shown, path.name)]
+        captures: list[Capture] = []
+        for child in sorted(path.iterdir()):
+            if child.name.startswith("."):
+                continue
+            if child.is_dir() or safetar.is_archive(child):
+                captures.extend(self.load(child))
+        if not captures:
+            raise InputError(f"{shown}: no capture bundle or command output found")
+        return captures
+
+
+def _strip_archive_suffix(name: str) -> str:
+    for suffix in (".tar.gz", ".tgz", ".tar.bz2", ".tar.xz", ".tar"):
+        if name.lower().endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+def _load_loose(path: Path, shown: str) -> Capture:
+    command_id = command_id_for_name(path.name) or identify(path)
+    if command_id is None:
+        raise InputError(f"{shown}: cannot tell which command printed this file")
+    capture = Capture(host=path.stem, source=shown)
+    capture.add(RawOutput(command_id, shown, path, command_line(command_id)))
+    return capture
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        while chunk := fh.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _load_bundle(root: Path, shown: str, host: str, shown_prefix: str | None = None) -> Capture:
+    prefix = shown_prefix or shown
+
+    def show(p: Path) -> str:
+        return f"{prefix}/{p.relative_to(root).as_posix()}"
+
+    capture = Capture(host=host, source=shown)
+    listed: set[str] = set()
+    manifest_path = root / "manifest.yaml"
+    if manifest_path.is_file():
+        man = manifest_mod.load(manifest_path, show(manifest_path))
+        capture.host = man.host or host
+        for entry in man.commands:
+            _add_manifest_entry(capture, root, entry, show)
+            if entry.file:
+                listed.add(entry.file)
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        rel = path.relative_to(root).as_posix()
+        if rel in listed or rel == "manifest.yaml" or path.name.startswith("."):
+            continue
+        command_id = command_id_for_name(path.name) or identify(path)
+        if command_id is None:
+            capture.errors.append(f"{show(path)}: cannot tell which command printed this file; not read")
+            continue
+        capture.add(RawOutput(command_id, show(path), path, command_line(command_id)))
+    return capture
+
+
+def _add_manifest_entry(capture: Capture, root: Path, entry: manifest_mod.ManifestCommand, show) -> None:
+    command_id = (command_id_for_name(entry.file) if entry.file else None) or _BY_COMMAND_LINE.get(entry.command)
+    if command_id is None and entry.file:
+        command_id = Path(entry.file).stem
+    if command_id is None:
+        capture.errors.append(f"{capture.source}/manifest.yaml: command {entry.command!r} has no file")
+        return
+    if entry.exit_status not in (None, 0):
+        reason = (entry.stderr.strip().splitlines() or [f"exit status {entry.exit_status}"])[0]
+        capture.missing[command_id] = Missing(command_id, entry.command, reason)
+        return
+    if not entry.file:
+        capture.missing[command_id] = Missing(command_id, entry.command, "no output file recorded")
+        return
+    path = (root / entry.file).resolve()
+    if not path.is_relative_to(root.resolve()):
+        capture.errors.append(f"{capture.source}/manifest.yaml: file {entry.file!r} is outside the bundle; refused")
+        return
+    if not path.is_file():
+        capture.errors.append(f"{show(root / entry.file)}: listed in manifest.yaml but missing")
+        return
+    if entry.sha256 and _sha256(path) != entry.sha256.lower():
+        capture.errors.append(f"{show(path)}: sha256 differs from manifest.yaml; not read")
+        return
+    capture.add(RawOutput(command_id, show(path), path, entry.command, entry.exit_status, entry.stderr))
+
+
+def _load_explorer(root: Path, shown: str, host: str | None) -> Capture:
+    capture = Capture(host=host or root.name, source=shown)
+    for rel, command_id in explorer.EXPLORER_FILES.items():
+        path = root / rel
+        if path.is_file():
+            capture.add(RawOutput(command_id, f"{shown}/{rel}", path, command_line(command_id)))
+    if not capture.outputs:
+        capture.errors.append(f"{shown}: Explorer archive holds none of the files advisor reads")
+    return capture

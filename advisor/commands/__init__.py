@@ -1,0 +1,1 @@
+"""What each CLI verb does, kept apart from argument parsing."""

@@ -1,0 +1,1 @@
+"""Rules as data: loading rule packs and evaluating them against facts."""

@@ -1,0 +1,39 @@
+"""Compiling CEL expressions once and running them with advisor's functions."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import cel
+
+from advisor.errors import RulePackError
+
+
+def _version_tuple(text: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in re.findall(r"\d+", text))
+
+
+def version_ge(a: str, b: str) -> bool:
+    """'3.4.0.3' >= '3.4' compares release numbers, not strings."""
+    if a is None or b is None:
+        raise TypeError("version_ge() of an unknown version")
+    return _version_tuple(a) >= _version_tuple(b)
+
+
+FUNCTIONS = {"version_ge": version_ge}
+
+
+class Expr:
+    """A compiled CEL expression that remembers where it came from."""
+
+    def __init__(self, source: str, where: str):
+        self.source = source
+        try:
+            self.program = cel.compile(source)
+        except ValueError as exc:
+            first = str(exc).splitlines()[0]
+            raise RulePackError(f"{where}: CEL does not compile: {first}") from None
+
+    def run(self, variables: dict[str, Any]) -> Any:
+        return self.program.execute(cel.Context(variables=variables, functions=FUNCTIONS))

@@ -1,0 +1,266 @@
+"""Evaluating compiled rules against one host's facts.
+
+For each rule and subject the outcome is pass, fail, not_applicable, or
+unknown (a fact it needs is missing: the result names the command output that
+would provide it). Unknown is never counted as pass.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from advisor.engine.cel_env import Expr
+from advisor.engine.inputs import input_for
+from advisor.engine.model import Check, Rule, Severity
+from advisor.engine.policy import Policy
+from advisor.facts.models import HostFacts
+from advisor.report.model import Finding, Result
+
+Namer = Callable[[Any], str]
+
+SUBJECTS: dict[str, tuple[str | None, Namer]] = {
+    "host": (None, lambda f: f"host {f.host}"),
+    "domain": ("domains", lambda d: f"domain {d.name}"),
+    "vsw": ("vswitches", lambda v: f"vsw {v.name}"),
+    "vnet": ("vnets", lambda v: f"vnet {v.name}@{v.domain}"),
+    "link": ("links", lambda lk: f"link {lk.name}"),
+    "ldc": ("ldcs", lambda c: f"ldc {c.module}:{c.instance}:{c.name}"),
+}
+
+_REF = re.compile(r"\b(s|host|intent)\.([a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*)")
+_TEMPLATE = re.compile(r"\{(s|host|p|v|intent|item)(?:\.([A-Za-z0-9_]+))?\}")
+
+
+@dataclass
+class CompiledCheck:
+    check: Check
+    when: Expr
+    applies: Expr | None
+
+
+class CompiledRule:
+    def __init__(self, rule: Rule):
+        where = f"{rule.file}: {rule.id}"
+        self.rule = rule
+        self.applies = Expr(rule.applies, f"{where}: applies")
+        self.lets = {k: Expr(v, f"{where}: let.{k}") for k, v in rule.let.items()}
+        self.checks = [
+            CompiledCheck(c, Expr(c.when, f"{where}: checks[{i}].when"),
+                          Expr(c.applies, f"{where}: checks[{i}].applies") if c.applies else None)
+            for i, c in enumerate(rule.checks)
+        ]
+        self.remedies = [
+            (r, Expr(r.when, f"{where}: remediation when") if r.when else None,
+             Expr(r.for_each, f"{where}: remediation for_each") if r.for_each else None)
+            for r in rule.remediation
+        ]
+        self.impacts = [(c.value.value, Expr(c.when, f"{where}: impact when")) for c in rule.impact]
+        texts = [rule.message, rule.observed, rule.expected, *[r.command for r in rule.remediation],
+                 *[r.undo for r in rule.remediation if r.undo],
+                 *[t for c in rule.checks for t in (c.message, c.observed, c.expected) if t]]
+        for template in texts:
+            _check_template(template, rule, where)
+
+
+def _check_template(template: str, rule: Rule, where: str) -> None:
+    from advisor.errors import RulePackError
+
+    for ns, name in _TEMPLATE.findall(template):
+        if ns == "v" and name not in rule.let:
+            raise RulePackError(f"{where}: template uses {{v.{name}}} but let: has no {name}")
+        if ns == "p" and name not in rule.params:
+            raise RulePackError(f"{where}: template uses {{p.{name}}} but params: has no {name}")
+
+
+def _lookup(ns: dict[str, Any], path: str) -> Any:
+    """`s.net_dev` or `host.driver_conf.nxge` in the CEL inputs; None when absent."""
+    head, _, field = path.partition(".")
+    value = ns.get(head)
+    for part in field.split(".") if field else []:
+        if not isinstance(value, dict):
+            return None
+        value = value.get(part)
+    return value
+
+
+def _show(value: Any) -> str:
+    if value is None:
+        return "unknown"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, list):
+        return ", ".join(_show(v) for v in value) if value else "none"
+    return str(value)
+
+
+def render(template: str, ns: dict[str, Any]) -> str:
+    def value(m: re.Match[str]) -> str:
+        path = m.group(1) if m.group(2) is None else f"{m.group(1)}.{m.group(2)}"
+        return _show(_lookup(ns, path))
+
+    return _TEMPLATE.sub(value, template).strip()
+
+
+class Engine:
+    def __init__(self, rules: list[Rule], policy: Policy | None = None):
+        self.policy = policy or Policy()
+        self.rules = [CompiledRule(r) for r in rules if r.id not in self.policy.disabled]
+        self.intents = self.policy.intents.model_dump()
+
+    def params(self, rule: Rule) -> dict[str, Any]:
+        return {**rule.params, **self.policy.params.get(rule.id, {})}
+
+    def evaluate(self, facts: HostFacts) -> tuple[list[Result], list[Finding]]:
+        host = facts.model_dump()
+        results: list[Result] = []
+        findings: list[Finding] = []
+        for compiled in self.rules:
+            self._evaluate_rule(compiled, facts, host, results, findings)
+        return results, findings
+
+    def _evaluate_rule(self, compiled: CompiledRule, facts: HostFacts, host: dict[str, Any],
+                       results: list[Result], findings: list[Finding]) -> None:
+        rule = compiled.rule
+        host_name = f"host {facts.host}"
+        if facts.platform == "unknown":
+            results.append(Result(rule=rule.id, subject=host_name, status="unknown",
+                                  missing=["uname -a or /etc/release (platform not identified)"]))
+            return
+        if facts.platform not in rule.platforms:
+            results.append(Result(rule=rule.id, subject=host_name, status="not_applicable",
+                                  reason=f"rule is for {', '.join(rule.platforms)}"))
+            return
+        attr, namer = SUBJECTS[rule.subject]
+        if attr is None:
+            pairs = [(facts, host)]
+        else:
+            items = getattr(facts, attr)
+            if items is None:
+                results.append(Result(rule=rule.id, subject=host_name, status="unknown",
+                                      missing=[input_for(f"host.{attr}")]))
+                return
+            if not items:
+                results.append(Result(rule=rule.id, subject=host_name, status="not_applicable",
+                                      reason=f"no {rule.subject} on this host"))
+                return
+            pairs = list(zip(items, host[attr]))
+        params = self.params(rule)
+        for item, data in pairs:
+            ns = {"s": data, "host": host, "p": params, "intent": self.intents, "v": {}}
+            result, finding = self._evaluate_subject(compiled, namer(item), ns, item, facts)
+            results.append(result)
+            if finding is not None:
+                findings.append(finding)
+
+    def _evaluate_subject(self, compiled: CompiledRule, subject: str, ns: dict[str, Any], item: Any,
+                          facts: HostFacts) -> tuple[Result, Finding | None]:
+        rule = compiled.rule
+
+        def unknown(paths: list[str], reason: str | None = None) -> tuple[Result, None]:
+            missing = sorted({input_for(self._qualified(rule, p)) for p in paths}) or None
+            return Result(rule=rule.id, subject=subject, status="unknown", missing=missing, reason=reason), None
+
+        try:
+            if not compiled.applies.run(ns):
+                return Result(rule=rule.id, subject=subject, status="not_applicable"), None
+        except (TypeError, KeyError, RuntimeError) as exc:
+            return unknown(self._null_refs(rule.applies, ns), _brief(exc))
+        missing = [p for p in rule.requires if _lookup(ns, p) is None]
+        if missing:
+            return unknown(missing)
+        try:
+            for name, expr in compiled.lets.items():
+                ns["v"][name] = expr.run(ns)
+        except (TypeError, KeyError, RuntimeError) as exc:
+            return unknown(self._null_refs(" ".join(rule.let.values()), ns), _brief(exc))
+        undecided: list[str] = []
+        for cc in compiled.checks:
+            try:
+                absent = [p for p in cc.check.requires if _lookup(ns, p) is None]
+                if absent:
+                    undecided.extend(absent)
+                    continue
+                if cc.applies is not None and not cc.applies.run(ns):
+                    continue
+                if cc.when.run(ns):
+                    return self._fail(compiled, cc.check, subject, ns, item, facts)
+            except (TypeError, KeyError, RuntimeError):
+                undecided.extend(self._null_refs(cc.check.when, ns) or [cc.check.when])
+        if undecided:
+            return unknown(undecided)
+        return Result(rule=rule.id, subject=subject, status="pass", severity=rule.severity), None
+
+    @staticmethod
+    def _qualified(rule: Rule, path: str) -> str:
+        return f"{rule.subject}.{path[2:]}" if path.startswith("s.") else path
+
+    @staticmethod
+    def _null_refs(source: str, ns: dict[str, Any]) -> list[str]:
+        return [f"{a}.{b}" for a, b in _REF.findall(source) if _lookup(ns, f"{a}.{b}") is None]
+
+    def _fail(self, compiled: CompiledRule, check: Check, subject: str, ns: dict[str, Any], item: Any,
+              facts: HostFacts) -> tuple[Result, Finding]:
+        rule = compiled.rule
+        severity: Severity = check.severity or rule.severity
+        commands, undo = [], []
+        for remedy, when, for_each in compiled.remedies:
+            if when is not None and not _holds(when, ns):
+                continue
+            for each in _items(for_each, ns):
+                scope = {**ns, "item": each}
+                commands.append(render(remedy.command, scope))
+                if remedy.undo:
+                    undo.append(render(remedy.undo, scope))
+        impact = next((value for value, when in compiled.impacts if _holds(when, ns)), compiled.impacts[-1][0])
+        finding = Finding(
+            rule=rule.id, title=rule.title, severity=severity, subject=subject,
+            message=render(check.message or rule.message, ns),
+            observed=render(check.observed or rule.observed, ns),
+            expected=render(check.expected or rule.expected, ns),
+            evidence=self._evidence(rule, check, item, facts),
+            remediation=commands, undo=undo, impact=impact, effect=rule.effect.strip(),
+            source=f"{rule.source.seed}, {rule.source.section}", confidence=rule.confidence,
+        )
+        return Result(rule=rule.id, subject=subject, status="fail", severity=severity), finding
+
+    @staticmethod
+    def _evidence(rule: Rule, check: Check, item: Any, facts: HostFacts) -> list[str]:
+        refs = _REF.findall(" ".join([check.when, *rule.requires, *check.requires, check.observed or rule.observed]))
+        out: list[str] = []
+        for ns_name, path in refs:
+            if ns_name == "intent":
+                continue
+            owner = facts if ns_name == "host" else item
+            evidence = getattr(owner, "evidence", {})
+            field = path.split(".")[0]
+            ev = evidence.get(path) or evidence.get(field)
+            for part in (ev or "").split(", "):
+                if part and part not in out:
+                    out.append(part)
+        return out
+
+
+def _holds(expr: Expr, ns: dict[str, Any]) -> bool:
+    """A guard that cannot be evaluated (a fact is missing) does not hold."""
+    try:
+        return bool(expr.run(ns))
+    except (TypeError, KeyError, RuntimeError):
+        return False
+
+
+def _items(for_each: Expr | None, ns: dict[str, Any]) -> list[Any]:
+    if for_each is None:
+        return [None]
+    try:
+        value = for_each.run(ns)
+    except (TypeError, KeyError, RuntimeError):
+        return []
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def _brief(exc: Exception) -> str:
+    return str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__

@@ -1,0 +1,48 @@
+"""Which command output provides each fact, to name what is missing in `unknown`."""
+
+from __future__ import annotations
+
+_BY_PREFIX: list[tuple[str, str]] = [
+    ("host.ldm_version", "ldm -V"),
+    ("host.sru", "pkg info entire"),
+    ("host.patches", "showrev -p"),
+    ("host.solaris_minor", "pkg info entire or uname -a"),
+    ("host.solaris_", "uname -a or /etc/release"),
+    ("host.arch", "uname -a or /etc/release"),
+    ("host.roles", "virtinfo -a"),
+    ("host.is_control_domain", "virtinfo -a or ldm list -l"),
+    ("host.is_guest_domain", "virtinfo -a"),
+    ("host.vcpus", "psrinfo -pv"),
+    ("host.cpu_model", "psrinfo -pv"),
+    ("host.system", "/etc/system"),
+    ("host.tcp_lso", "kstat -p (tcp:0:tcpstat)"),
+    ("host.tcp_recv_buf", "ndd -get /dev/tcp (Solaris 10) or ipadm show-prop tcp (Solaris 11)"),
+    ("host.tcp_drift", "ipadm show-prop tcp"),
+    ("host.tcp", "ndd -get /dev/tcp or ipadm show-prop tcp"),
+    ("host.links", "dladm show-phys and dladm show-linkprop"),
+    ("host.ldcs", "kstat -p"),
+    ("host.driver_conf", "/kernel/drv/<driver>.conf"),
+    ("host.domains", "ldm list -l"),
+    ("host.vswitches", "ldm list -l"),
+    ("host.vnets", "ldm list -l"),
+    ("domain.served_gbps", "dladm show-phys of the domain (link speeds behind its vsws)"),
+    ("domain.ten_gbe_vnets", "dladm show-phys of the service domain (speed behind the vsw)"),
+    ("domain.whole_core_constraint", "ldm list -l (CONSTRAINT section, ldm 3.x)"),
+    ("domain.whole_cores", "ldm list -l and psrinfo -pv (threads per core)"),
+    ("domain.", "ldm list -l"),
+    ("vsw.net_dev_", "dladm show-phys / dladm show-linkprop of the service domain"),
+    ("vsw.", "ldm list -l"),
+    ("vnet.", "ldm list -l"),
+    ("link.rxfanout_effective", "dladm show-linkprop (rxfanout / rx-fanout)"),
+    ("link.mtu", "dladm show-linkprop (mtu)"),
+    ("link.", "dladm show-phys and dladm show-linkprop"),
+    ("ldc.", "kstat -p (vnet/vsw LDC statistics)"),
+]
+
+
+def input_for(path: str) -> str:
+    """`s.extended_mapin_space` on a domain -> 'ldm list -l'."""
+    for prefix, command in _BY_PREFIX:
+        if path.startswith(prefix):
+            return command
+    return path

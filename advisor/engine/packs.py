@@ -1,0 +1,71 @@
+"""Finding and validating rule packs: the bundled `rules/` and any `--rules DIR`."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+import yaml
+from pydantic import ValidationError
+
+from advisor.engine.model import Rule
+from advisor.errors import RulePackError
+
+
+def bundled_rules_dir() -> Path:
+    """Inside the wheel the rules live at advisor/rules; in a checkout, at ./rules."""
+    packaged = Path(str(resources.files("advisor"))) / "rules"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parents[2] / "rules"
+
+
+def _describe(exc: ValidationError, data: list) -> str:
+    err = exc.errors()[0]
+    loc = list(err["loc"])
+    where = ""
+    if loc and isinstance(loc[0], int) and loc[0] < len(data) and isinstance(data[loc[0]], dict):
+        rid = data[loc[0]].get("id", f"rule #{loc[0] + 1}")
+        where = f"{rid}: "
+        loc = loc[1:]
+    field = ".".join(str(p) for p in loc)
+    return f"{where}{field + ': ' if field else ''}{err['msg']}"
+
+
+def load_file(path: Path) -> list[Rule]:
+    shown = str(path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{shown}:{mark.line + 1}" if mark else shown
+        raise RulePackError(f"{where}: not valid YAML ({getattr(exc, 'problem', exc)})") from None
+    except OSError as exc:
+        raise RulePackError(f"{shown}: cannot read ({exc.strerror})") from None
+    if isinstance(data, dict) and "rules" in data:
+        data = data["rules"]
+    if not isinstance(data, list):
+        raise RulePackError(f"{shown}: a rule pack is a list of rules (or a mapping with 'rules:')")
+    rules = []
+    for i, item in enumerate(data):
+        if not isinstance(item, dict):
+            raise RulePackError(f"{shown}: rule #{i + 1} is not a mapping")
+        try:
+            rules.append(Rule.model_validate({**item, "file": shown}))
+        except ValidationError as exc:
+            raise RulePackError(f"{shown}: {_describe(exc, data)}") from None
+    return rules
+
+
+def load(extra_dirs: list[Path] | None = None) -> list[Rule]:
+    dirs = [bundled_rules_dir(), *(extra_dirs or [])]
+    rules: dict[str, Rule] = {}
+    for directory in dirs:
+        if not directory.is_dir():
+            raise RulePackError(f"{directory}: rule directory not found")
+        for path in sorted(directory.glob("*.y*ml")):
+            for rule in load_file(path):
+                if rule.id in rules:
+                    raise RulePackError(f"{path}: rule {rule.id} is already defined in {rules[rule.id].file}")
+                rules[rule.id] = rule
+    return list(rules.values())

@@ -1,0 +1,35 @@
+"""Errors that reach the user as one line, never as a traceback."""
+
+from __future__ import annotations
+
+
+class AdvisorError(Exception):
+    """Base class: the message is shown to the user as is."""
+
+
+class InputError(AdvisorError):
+    """A path, file or option the user gave cannot be used (exit status 2)."""
+
+
+class ParseError(AdvisorError):
+    """A command output could not be read; names the file and the line."""
+
+    def __init__(self, message: str, file: str | None = None, line: int | None = None):
+        self.message = message
+        self.file = file
+        self.line = line
+        super().__init__(self.location_message())
+
+    def location_message(self) -> str:
+        where = self.file or "<input>"
+        if self.line is not None:
+            where = f"{where}:{self.line}"
+        return f"{where}: {self.message}"
+
+    def located(self, file: str) -> "ParseError":
+        """The same error, naming the file it came from."""
+        return ParseError(self.message, file=file, line=self.line)
+
+
+class RulePackError(AdvisorError):
+    """A rule file is invalid (exit status 2)."""

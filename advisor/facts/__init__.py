@@ -1,0 +1,1 @@
+"""What a host is: typed facts built from whichever command outputs exist."""

@@ -1,0 +1,47 @@
+"""The kstat statistics rules read, and the facts made of them."""
+
+from __future__ import annotations
+
+import re
+
+from advisor.facts.models import LdcChannel, TcpLso
+from advisor.parsers.kstat import KstatKey, KstatValue
+from advisor.parsers.text import parse_int
+
+_LDC_NAME = re.compile(r"^(vnet|vsw)\w*ldc")
+LDC_STATS = {"dring_mode", "lso_enabled", "lso_max_len", "lso_opackets"}
+TCP_LSO_STATS = {"tcp_lso_enabled", "tcp_lso_disabled", "tcp_lso_times", "tcp_lso_pkt_out"}
+
+
+def wanted(key: KstatKey) -> bool:
+    if key.module in ("vnet", "vsw"):
+        return key.statistic in LDC_STATS and bool(_LDC_NAME.match(key.name))
+    if key.module == "tcp" and key.instance == 0:
+        return (key.name == "tcpstat" and key.statistic in TCP_LSO_STATS) or (
+            key.name == "tcp" and key.statistic == "outDataSegs")
+    return False
+
+
+def ldc_channels(stats: dict[KstatKey, KstatValue], file: str) -> list[LdcChannel]:
+    channels: dict[tuple[str, int, str], LdcChannel] = {}
+    for key, val in stats.items():
+        if key.module not in ("vnet", "vsw"):
+            continue
+        ch = channels.setdefault((key.module, key.instance, key.name),
+                                 LdcChannel(module=key.module, instance=key.instance, name=key.name))
+        setattr(ch, key.statistic, parse_int(val.value))
+        ch.evidence[key.statistic] = f"{file}:{val.line}"
+    return sorted(channels.values(), key=lambda c: (c.module, c.instance, c.name))
+
+
+def tcp_lso(stats: dict[KstatKey, KstatValue], file: str) -> TcpLso | None:
+    lso = TcpLso()
+    found = False
+    for key, val in stats.items():
+        if key.module != "tcp":
+            continue
+        field = "out_data_segs" if key.statistic == "outDataSegs" else key.statistic.removeprefix("tcp_lso_")
+        setattr(lso, field, parse_int(val.value))
+        lso.evidence[field] = f"{file}:{val.line}"
+        found = True
+    return lso if found else None

@@ -1,0 +1,207 @@
+"""Domains, virtual switches and vnets from an `ldm list -l` listing (either form)."""
+
+from __future__ import annotations
+
+import re
+
+from advisor.facts.models import Domain, Link, VNet, VNetRef, VSwitch
+from advisor.parsers.ldm_records import LdmDomain, LdmListing, Record
+from advisor.parsers.text import parse_int
+
+# LDC endpoints per domain by platform (domain-facts 1.3); the control domain
+# uses about 15 of its own for ldmd, the SP and friends.
+CONTROL_DOMAIN_LDCS = 15
+
+
+def _ev(file: str, line: int) -> str:
+    return f"{file}:{line}"
+
+
+def _cpuset_size(text: str) -> int:
+    return len([p for p in re.split(r"[\s,()]+", text) if p.isdigit()])
+
+
+def whole_cores(dom: LdmDomain, tpc: int | None) -> int | None:
+    if dom.cores:
+        sizes = [_cpuset_size(r.get("cpuset") or "") for r in dom.cores]
+        if tpc:
+            return sum(1 for s in sizes if s >= tpc)
+        return None
+    pids = [parse_int(r.get("pid") or "") for r in dom.vcpus]
+    if tpc and pids and all(p is not None for p in pids):
+        per_core: dict[int, int] = {}
+        for pid in pids:
+            per_core[pid // tpc] = per_core.get(pid // tpc, 0) + 1  # type: ignore[operator]
+        return sum(1 for n in per_core.values() if n >= tpc)
+    return None
+
+
+def threads_per_core_from_listing(listing: LdmListing) -> int | None:
+    sizes = [_cpuset_size(r.get("cpuset") or "") for d in listing.domains for r in d.cores]
+    return max(sizes) if sizes else None
+
+
+def _constraint(dom: LdmDomain) -> tuple[bool | None, str | None, int | None]:
+    if not dom.constraint:
+        return None, None, None
+    cpu = dom.constraint.get("cpu")
+    bare = dom.constraint.get("whole-core")
+    whole = (cpu is not None and cpu.get("cpu") == "whole-core") or bare is not None
+    line = (cpu or bare or next(iter(dom.constraint.values()))).line
+    max_cores = dom.constraint.get("max-cores")
+    return whole, max_cores.get("max-cores") if max_cores else None, line
+
+
+def build_domains(listing: LdmListing, file: str, tpc: int | None) -> tuple[list[Domain], list[VSwitch], list[VNet]]:
+    domains: list[Domain] = []
+    vswitches: list[VSwitch] = []
+    vnets: list[VNet] = []
+    for d in listing.domains:
+        dom = Domain(name=d.name, state=d.state)
+        dom.evidence["name"] = _ev(file, d.line)
+        dom.is_control = "control" in d.flags
+        dom.is_service = "vio-service" in d.flags or bool(d.vsws) or bool(d.vds)
+        dom.io_devices = [r.get("dev") or r.get("alias") or r.get("name") or "" for r in d.io]
+        dom.is_io = bool(d.io)
+        dom.is_guest = not (dom.is_control or dom.is_service or dom.is_io)
+        dom.vcpus = d.ncpu if d.ncpu is not None else (len(d.vcpus) or None)
+        dom.evidence["vcpus"] = dom.evidence["memory_gb"] = _ev(file, d.line)
+        if dom.vcpus is not None and tpc:
+            dom.cores = round(dom.vcpus / tpc, 2)
+        dom.whole_cores = whole_cores(d, tpc)
+        if d.cores:
+            dom.evidence["whole_cores"] = _ev(file, d.cores[0].line)
+        elif d.vcpus:
+            dom.evidence["whole_cores"] = _ev(file, d.vcpus[0].line)
+        if d.memory_bytes is not None:
+            dom.memory_gb = round(d.memory_bytes / (1 << 30), 2)
+        emap = d.control.get("extended-mapin-space")
+        if emap is not None:
+            dom.extended_mapin_space = emap.get("extended-mapin-space") or None
+            dom.evidence["extended_mapin_space"] = _ev(file, emap.line)
+        whole, max_cores, cline = _constraint(d)
+        dom.whole_core_constraint, dom.max_cores = whole, max_cores
+        if cline:
+            dom.evidence["whole_core_constraint"] = _ev(file, cline)
+        for r in d.vsws:
+            vsw = _vswitch(r, d.name, file)
+            vsw.in_control_domain = "control" in d.flags
+            vswitches.append(vsw)
+            dom.vsw_names.append(vsw.name)
+        for r in d.vnets:
+            vnet = _vnet(r, d.name, file)
+            vnets.append(vnet)
+            dom.vnet_names.append(vnet.name)
+        dom.ldc_estimate = len(d.vdisks) + len(d.vnets)  # completed in link_network()
+        domains.append(dom)
+    return domains, vswitches, vnets
+
+
+def _vswitch(r: Record, domain: str, file: str) -> VSwitch:
+    vsw = VSwitch(name=r.get("name") or "?", domain=domain, net_dev=r.get("net-dev"),
+                  mtu=parse_int(r.get("mtu") or ""), inter_vnet_link=r.get("inter-vnet-link"), mode=r.get("mode"))
+    for field in ("name", "net_dev", "mtu", "inter_vnet_link"):
+        vsw.evidence[field] = _ev(file, r.line)
+    return vsw
+
+
+def _vnet(r: Record, domain: str, file: str) -> VNet:
+    service = r.get("service") or ""
+    vsw_name, _, vsw_domain = service.partition("@")
+    vnet = VNet(name=r.get("name") or "?", domain=domain, vsw=vsw_name or None, vsw_domain=vsw_domain or None,
+                mtu=parse_int(r.get("mtu") or ""), mode=r.get("mode"))
+    for field in ("name", "mtu", "mode", "vsw"):
+        vnet.evidence[field] = _ev(file, r.line)
+    return vnet
+
+
+def _link_for(net_dev: str | None, links: list[Link] | None) -> Link | None:
+    if not net_dev or not links:
+        return None
+    return next((lk for lk in links if net_dev in (lk.name, lk.device)), None)
+
+
+def link_network(domains: list[Domain], vswitches: list[VSwitch], vnets: list[VNet],
+                 local_links: list[Link] | None, ldm_4080: bool | None, cpu_model: str | None,
+                 auto_limit: int) -> None:
+    """Cross-references: vnets to their vsw, physical links behind local vsws,
+    bandwidth served and used per domain, LDC estimates and limits."""
+    by_vsw = {(v.domain, v.name): v for v in vswitches}
+    for vnet in vnets:
+        vsw = by_vsw.get((vnet.vsw_domain or "", vnet.vsw or ""))
+        if vsw is None:
+            continue
+        vsw.vnet_count += 1
+        vnet.vsw_mtu = vsw.mtu
+        if vnet.mtu is not None and vsw.mtu is not None and vnet.mtu != vsw.mtu:
+            vsw.mismatched_vnets.append(VNetRef(name=vnet.name, domain=vnet.domain, mtu=vnet.mtu))
+    local = {d.name for d in domains if d.is_local}
+    for vsw in vswitches:
+        link = _link_for(vsw.net_dev, local_links) if vsw.domain in local else None
+        if link is not None:
+            vsw.net_dev_speed_mbps, vsw.net_dev_mtu, vsw.net_dev_mtu_max = link.speed_mbps, link.mtu, link.mtu_max
+            for field, src in (("net_dev_speed_mbps", "speed_mbps"), ("net_dev_mtu", "mtu"), ("net_dev_mtu_max", "mtu_max")):
+                if src in link.evidence:
+                    vsw.evidence[field] = link.evidence[src]
+    for dom in domains:
+        _bandwidth(dom, vswitches, vnets, by_vsw, local_links)
+        _ldc_budget(dom, vswitches, vnets, domains, ldm_4080, cpu_model, auto_limit)
+
+
+def _bandwidth(dom: Domain, vswitches: list[VSwitch], vnets: list[VNet], by_vsw, local_links: list[Link] | None) -> None:
+    if dom.is_local and local_links is not None:
+        physical = [lk for lk in local_links if lk.is_physical and lk.state == "up"]
+        if all(lk.speed_mbps is not None for lk in physical):
+            dom.served_gbps = sum(lk.speed_mbps or 0 for lk in physical) / 1000
+            dom.evidence["served_gbps"] = ", ".join(lk.evidence.get("speed_mbps", "") for lk in physical)
+    mine = [v for v in vnets if v.domain == dom.name]
+    speeds = [by_vsw.get((v.vsw_domain or "", v.vsw or "")) for v in mine]
+    known = [s.net_dev_speed_mbps for s in speeds if s is not None]
+    if mine and len(known) == len(mine) and all(k is not None for k in known):
+        dom.ten_gbe_vnets = sum(1 for k in known if k >= 10000)  # type: ignore[operator]
+    elif not mine:
+        dom.ten_gbe_vnets = 0
+    serves = dom.is_service or dom.is_io
+    if serves and dom.served_gbps is not None and dom.served_gbps >= 10:
+        dom.uses_10gbe = True
+    elif dom.ten_gbe_vnets:
+        dom.uses_10gbe = True
+    elif dom.ten_gbe_vnets == 0 and (not serves or dom.served_gbps is not None):
+        dom.uses_10gbe = False
+
+
+def ldc_limit(cpu_model: str | None, solaris_4080: bool | None) -> tuple[int, str]:
+    model = (cpu_model or "").upper()
+    if "T2+" in model or "T3" in model:
+        return 768, f"{cpu_model}: 768 LDC endpoints per domain"
+    if "T2" in model:
+        return 512, f"{cpu_model}: 512 LDC endpoints per domain"
+    if "T4" in model:
+        return 1984, f"{cpu_model}: 1984 LDC endpoints per domain"
+    if re.search(r"T[5-8]|M[5-8]|S7|M1[02]|SPARC64", model):
+        if solaris_4080:
+            return 4080, f"{cpu_model} with Solaris 11.3 SRU 8 or later: 4080 LDC endpoints per domain"
+        return 1984, f"{cpu_model}: 4080 needs Solaris 11.3 SRU 8+ in the domain (not known here), so 1984 assumed"
+    return 768, "platform unknown: 768 LDC endpoints per domain assumed (the lowest current limit)"
+
+
+def _ldc_budget(dom: Domain, vswitches: list[VSwitch], vnets: list[VNet], domains: list[Domain],
+                solaris_4080: bool | None, cpu_model: str | None, auto_limit: int) -> None:
+    count = dom.ldc_estimate or 0  # its vdisks and vnets (one channel each to the service)
+    for vnet in (v for v in vnets if v.domain == dom.name):
+        vsw = next((s for s in vswitches if s.name == vnet.vsw and s.domain == vnet.vsw_domain), None)
+        if vsw is not None and _direct_links(vsw, auto_limit):
+            count += max(vsw.vnet_count - 1, 0)
+    for vsw in (s for s in vswitches if s.domain == dom.name):
+        count += vsw.vnet_count
+    if dom.is_control:
+        count += CONTROL_DOMAIN_LDCS
+    dom.ldc_estimate = count
+    dom.ldc_limit, dom.ldc_limit_basis = ldc_limit(cpu_model, solaris_4080 if dom.is_local else None)
+    dom.evidence["ldc_estimate"] = dom.evidence.get("name", "")
+
+
+def _direct_links(vsw: VSwitch, auto_limit: int) -> bool:
+    mode = (vsw.inter_vnet_link or "on").lower()
+    return mode == "on" or (mode == "auto" and vsw.vnet_count <= auto_limit)
+

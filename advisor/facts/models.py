@@ -1,0 +1,148 @@
+"""Facts models. Every field is None when no output said what it is.
+
+`evidence` maps a field name to the file and line it was read from, so a
+finding can show where its observed value came from.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+
+class Fact(BaseModel):
+    evidence: dict[str, str] = Field(default_factory=dict)
+
+
+class Domain(Fact):
+    name: str
+    state: str | None = None
+    is_control: bool = False
+    is_service: bool = False
+    is_io: bool = False
+    is_guest: bool = False
+    is_local: bool = False  # the captured host is this domain
+    vcpus: int | None = None
+    cores: float | None = None
+    whole_cores: int | None = None
+    whole_core_constraint: bool | None = None
+    max_cores: str | None = None
+    memory_gb: float | None = None
+    extended_mapin_space: str | None = None
+    vsw_names: list[str] = []
+    vnet_names: list[str] = []
+    io_devices: list[str] = []
+    served_gbps: float | None = None  # physical bandwidth behind its vsws / NICs
+    ten_gbe_vnets: int | None = None  # its vnets on vsws backed by >= 10 GbE
+    uses_10gbe: bool | None = None  # serves or uses 10 GbE (None: cannot tell)
+    ldc_estimate: int | None = None
+    ldc_limit: int | None = None
+    ldc_limit_basis: str | None = None
+
+
+class VNetRef(BaseModel):
+    name: str
+    domain: str
+    mtu: int | None = None
+
+
+class VSwitch(Fact):
+    name: str
+    domain: str
+    in_control_domain: bool = False
+    net_dev: str | None = None
+    mtu: int | None = None
+    inter_vnet_link: str | None = None
+    mode: str | None = None
+    vnet_count: int = 0
+    mismatched_vnets: list[VNetRef] = []  # vnets whose MTU differs from the vsw's
+    net_dev_speed_mbps: int | None = None
+    net_dev_mtu: int | None = None
+    net_dev_mtu_max: int | None = None
+
+
+class VNet(Fact):
+    name: str
+    domain: str
+    vsw: str | None = None
+    vsw_domain: str | None = None
+    mtu: int | None = None
+    vsw_mtu: int | None = None
+    mode: str | None = None
+
+
+class Link(Fact):
+    name: str
+    device: str | None = None
+    driver: str | None = None
+    media: str | None = None
+    state: str | None = None
+    speed_mbps: int | None = None
+    mtu: int | None = None
+    mtu_max: int | None = None
+    rxfanout_effective: int | None = None
+    cpus_effective: str | None = None
+    is_vnet: bool = False
+    is_vf: bool = False
+    is_physical: bool = False  # a NIC port: not a vnet, vsw, VF, VNIC or aggregation
+
+
+class LdcChannel(Fact):
+    module: str  # vnet or vsw
+    instance: int
+    name: str
+    dring_mode: int | None = None
+    lso_enabled: int | None = None
+    lso_max_len: int | None = None
+    lso_opackets: int | None = None
+
+
+class TcpLso(Fact):
+    enabled: int | None = None
+    disabled: int | None = None
+    times: int | None = None
+    pkt_out: int | None = None
+    out_data_segs: int | None = None
+
+
+class TcpProp(BaseModel):
+    current: str | None = None
+    persistent: str | None = None
+    default: str | None = None
+
+
+class TcpDrift(BaseModel):
+    name: str
+    current: str | None
+    persistent: str
+
+
+class HostFacts(Fact):
+    host: str
+    platform: str = "unknown"  # "solaris" or "unknown" for now
+    os_name: str | None = None
+    solaris_major: int | None = None
+    solaris_minor: int | None = None
+    solaris_update: str | None = None
+    sru: int | None = None
+    arch: str | None = None  # "sparc" or "x86"
+    ldm_version: str | None = None
+    roles: list[str] | None = None  # virtinfo roles of the captured domain
+    ldom_name: str | None = None  # its name in `ldm list` (virtinfo "Domain name")
+    is_control_domain: bool | None = None
+    is_guest_domain: bool | None = None
+    cpu_model: str | None = None
+    threads_per_core: int | None = None
+    vcpus: int | None = None
+    patches: dict[str, int] | None = None
+    system: dict[str, int | str] | None = None
+    tcp: dict[str, TcpProp] | None = None
+    tcp_recv_buf: int | None = None
+    tcp_drift: list[TcpDrift] | None = None
+    tcp_lso: TcpLso | None = None
+    driver_conf: dict[str, dict[str, str]] = {}
+    domains: list[Domain] | None = None
+    vswitches: list[VSwitch] | None = None
+    vnets: list[VNet] | None = None
+    links: list[Link] | None = None
+    ldcs: list[LdcChannel] | None = None
+    inputs: list[str] = []  # command ids whose output was read

@@ -1,0 +1,33 @@
+"""One parser module per command family; this table says which reads what."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from advisor.collect.capture import RawOutput
+from advisor.parsers import dladm, driver_conf, etc_system, ldm_list, ldm_parseable, solaris_info, tcp_props
+
+Parser = Callable[[RawOutput], Any]
+
+PARSERS: dict[str, Parser] = {
+    "uname-a": lambda o: solaris_info.parse_uname(o.text()),
+    "release": lambda o: solaris_info.parse_release(o.text()),
+    "virtinfo": lambda o: solaris_info.parse_virtinfo(o.text()),
+    "psrinfo-pv": lambda o: solaris_info.parse_psrinfo(o.text()),
+    "pkg-entire": lambda o: solaris_info.parse_pkg_entire(o.text()),
+    "showrev-p": lambda o: solaris_info.parse_showrev(o.text()),
+    "ldm-version": lambda o: solaris_info.parse_ldm_version(o.text()),
+    "ldm-list-l": lambda o: ldm_list.parse(o.text()),
+    "ldm-list-l-p": lambda o: ldm_parseable.parse(o.text()),
+    "dladm-show-phys": lambda o: dladm.parse_show_phys(o.text()),
+    "dladm-show-linkprop": lambda o: dladm.parse_show_linkprop(o.text(), o.command),
+    "etc-system": lambda o: etc_system.parse(o.text()),
+    "ndd-tcp": lambda o: tcp_props.parse_ndd(o.text()),
+    "ipadm-show-prop-tcp": lambda o: tcp_props.parse_ipadm(o.text()),
+}
+
+
+def parser_for(command_id: str) -> Parser | None:
+    if command_id.startswith("driver-"):
+        return lambda o: driver_conf.parse(o.text())
+    return PARSERS.get(command_id)

@@ -1,0 +1,63 @@
+"""`/etc/system`: `set [module:]variable = value` lines.
+
+Comments start with `*` or `#`. Values are decimal, hex (`0x...`) or octal, or
+strings in double quotes. Other directives (forceload, exclude, moddir, rootfs,
+rootdev, include) are accepted and not kept. Later settings of a variable
+override earlier ones, as the kernel applies them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from advisor.errors import ParseError
+from advisor.parsers.text import numbered
+
+_SET = re.compile(r"^set\s+(?:([A-Za-z_][\w]*):)?([A-Za-z_][\w]*)\s*([=|&])\s*(\S+)\s*$")
+_DIRECTIVES = ("forceload", "exclude", "moddir", "rootfs", "rootdev", "include")
+
+
+@dataclass
+class SystemSetting:
+    module: str | None
+    variable: str
+    raw: str
+    value: int | str
+    line: int
+
+    @property
+    def key(self) -> str:
+        return f"{self.module}:{self.variable}" if self.module else self.variable
+
+
+def _value(raw: str) -> int | str:
+    if raw.startswith('"') and raw.endswith('"'):
+        return raw[1:-1]
+    try:
+        if raw.lower().startswith("0x"):
+            return int(raw, 16)
+        if len(raw) > 1 and raw.startswith("0"):
+            return int(raw, 8)
+        return int(raw)
+    except ValueError:
+        return raw
+
+
+def parse(text: str) -> dict[str, SystemSetting]:
+    settings: dict[str, SystemSetting] = {}
+    for ln in numbered(text):
+        s = ln.text.strip()
+        if not s or s.startswith(("*", "#")):
+            continue
+        s = re.split(r"\s+[*#]", s, maxsplit=1)[0].strip()  # trailing comment
+        if s.split(":")[0].split()[0] in _DIRECTIVES:
+            continue
+        m = _SET.match(s)
+        if not m:
+            raise ParseError(f"not an /etc/system directive: {s[:40]!r}", line=ln.number)
+        if m.group(3) != "=":
+            continue  # '|' and '&' modify bit masks; no rule reads them
+        setting = SystemSetting(m.group(1), m.group(2), m.group(4), _value(m.group(4)), ln.number)
+        settings[setting.key] = setting
+    return settings

@@ -1,0 +1,98 @@
+"""Helpers shared by the parsers: numbered lines, fixed-width tables, sizes."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+from advisor.errors import ParseError
+
+
+@dataclass(frozen=True)
+class Line:
+    number: int
+    text: str
+
+
+def numbered(text: str) -> list[Line]:
+    return [Line(i, t.rstrip("\r\n")) for i, t in enumerate(text.splitlines(), start=1)]
+
+
+def nonblank(lines: Iterable[Line]) -> Iterator[Line]:
+    return (ln for ln in lines if ln.text.strip())
+
+
+_TOKEN = re.compile(r"\S+")
+
+
+@dataclass(frozen=True)
+class Header:
+    """A table header: column names and where each starts."""
+
+    names: tuple[str, ...]
+    starts: tuple[int, ...]
+    indent: int
+
+    @classmethod
+    def parse(cls, text: str) -> "Header":
+        tokens = list(_TOKEN.finditer(text))
+        return cls(tuple(t.group() for t in tokens), tuple(t.start() for t in tokens), tokens[0].start() if tokens else 0)
+
+    def split_aligned(self, row: str) -> dict[str, str]:
+        """Cells of a row printed under this header with left-aligned columns.
+
+        Empty cells are allowed (blank under their header). A value wider than
+        its column pushes every later column right by the overflow, as printf
+        does with `%-16s`; that shift is tracked so later cells still land in
+        the right column.
+        """
+        cells: dict[str, list[str]] = {}
+        shift = 0
+        col = -1
+        for tok in _TOKEN.finditer(row):
+            pos = tok.start() - shift
+            target = col + 1 if col + 1 < len(self.names) else col
+            # Advance to the last column starting at or before this token.
+            while target + 1 < len(self.names) and self.starts[target + 1] <= pos:
+                target += 1
+            if target < 0:
+                target = 0
+            col = max(col, target)
+            cells.setdefault(self.names[col], []).append(tok.group())
+            if col + 1 < len(self.names):
+                overflow = (tok.end() - shift) - (self.starts[col + 1] - 1)
+                if overflow > 0:
+                    shift += overflow
+        return {name: " ".join(cells[name]) for name in self.names if name in cells}
+
+    def split_words(self, row: str) -> dict[str, str]:
+        """Cells of a row whose cells are never empty: split on white space, the
+        last column takes the rest of the line."""
+        parts = row.split(None, len(self.names) - 1)
+        return dict(zip(self.names, parts))
+
+
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMGTP]?)(?:B|iB)?\s*$", re.IGNORECASE)
+_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40, "P": 1 << 50}
+
+
+def parse_size(text: str) -> int | None:
+    """'32G', '768M', '17179869184' -> bytes; None when it is not a size."""
+    m = _SIZE.match(text)
+    if not m:
+        return None
+    return int(float(m.group(1)) * _UNITS[m.group(2).upper()])
+
+
+def parse_int(text: str) -> int | None:
+    text = text.strip()
+    try:
+        return int(text, 0) if text.lower().startswith("0x") else int(text)
+    except ValueError:
+        return None
+
+
+def expect(condition: bool, message: str, line: int | None = None) -> None:
+    if not condition:
+        raise ParseError(message, line=line)

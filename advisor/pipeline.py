@@ -1,0 +1,66 @@
+"""Captures -> facts -> rule results -> report. One function per stage."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from advisor import __version__
+from advisor.collect.capture import Capture
+from advisor.collect.offline import Loader
+from advisor.engine.evaluate import Engine
+from advisor.engine.model import Severity
+from advisor.errors import InputError
+from advisor.facts.build import build
+from advisor.facts.models import HostFacts
+from advisor.report import score as scoring
+from advisor.report.model import Detected, HostReport, Report, Summary, Tool
+
+SEVERITY_ORDER = [s for s in Severity]
+
+
+def load_captures(paths: list[Path], loader: Loader) -> tuple[list[Capture], list[str]]:
+    """Every path that can be read; one error line for each that cannot."""
+    captures: list[Capture] = []
+    errors: list[str] = []
+    for path in paths:
+        try:
+            captures.extend(loader.load(path))
+        except InputError as exc:
+            errors.append(str(exc))
+    return captures, errors
+
+
+def _detected(facts: HostFacts) -> Detected:
+    os_name = facts.os_name
+    if os_name is None and facts.solaris_major is not None:
+        minor = f".{facts.solaris_minor}" if facts.solaris_minor is not None else ""
+        os_name = f"Solaris {facts.solaris_major}{minor}"
+    return Detected(os=os_name, arch=facts.arch, sru=facts.sru, ldm_version=facts.ldm_version,
+                    domain_roles=facts.roles, cpu_model=facts.cpu_model, inputs=facts.inputs)
+
+
+def review_capture(capture: Capture, engine: Engine) -> HostReport:
+    built = build(capture)
+    results, findings = engine.evaluate(built.facts)
+    for missing in capture.missing.values():
+        built.errors.append(f"{capture.source}: {missing.command or missing.command_id} gave no output: {missing.reason}")
+    errors = capture.errors + built.errors
+    findings.sort(key=lambda f: (-f.severity.rank, f.rule, f.subject))
+    return HostReport(
+        host=capture.host, source=capture.source, platform=built.facts.platform,
+        detected=_detected(built.facts), score=scoring.score(results),
+        status="error" if errors else ("findings" if findings else "clean"),
+        counts=scoring.counts(results), results=results, findings=findings, errors=errors,
+    )
+
+
+def summarize(hosts: list[HostReport], input_errors: list[str], rules: int) -> Report:
+    findings = {s.value: 0 for s in SEVERITY_ORDER}
+    for h in hosts:
+        for f in h.findings:
+            findings[f.severity.value] += 1
+    scores = [h.score for h in hosts if h.score is not None]
+    summary = Summary(hosts=len(hosts), findings=findings,
+                      errors=len(input_errors) + sum(len(h.errors) for h in hosts),
+                      lowest_score=min(scores) if scores else None)
+    return Report(tool=Tool(version=__version__, rules=rules), hosts=hosts, summary=summary, errors=input_errors)

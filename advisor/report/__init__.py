@@ -1,0 +1,1 @@
+"""Reports: the results model, the score, and the renderers."""

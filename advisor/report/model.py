@@ -1,0 +1,89 @@
+"""The report every renderer reads. Field names are a contract (DESIGN.md)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel
+
+from advisor.engine.model import Severity
+
+Status = Literal["pass", "fail", "not_applicable", "unknown"]
+
+
+class Result(BaseModel):
+    rule: str
+    subject: str
+    status: Status
+    severity: Severity | None = None
+    missing: list[str] | None = None  # for unknown: the command outputs that would decide it
+    reason: str | None = None
+
+
+class Finding(BaseModel):
+    rule: str
+    title: str
+    severity: Severity
+    subject: str
+    message: str
+    observed: str
+    expected: str
+    evidence: list[str]
+    remediation: list[str]
+    undo: list[str] = []
+    impact: str
+    effect: str
+    source: str
+    confidence: Literal["confirmed", "unconfirmed"] = "confirmed"
+
+
+class Counts(BaseModel):
+    passed: int = 0
+    failed: int = 0
+    not_applicable: int = 0
+    unknown: int = 0
+
+
+class Detected(BaseModel):
+    os: str | None = None
+    arch: str | None = None
+    sru: int | None = None
+    ldm_version: str | None = None
+    domain_roles: list[str] | None = None
+    cpu_model: str | None = None
+    inputs: list[str] = []
+
+
+class HostReport(BaseModel):
+    host: str
+    source: str
+    platform: str
+    detected: Detected
+    score: float | None
+    status: Literal["clean", "findings", "error"]
+    counts: Counts
+    results: list[Result]
+    findings: list[Finding]
+    errors: list[str]
+
+
+class Tool(BaseModel):
+    name: str = "advisor"
+    version: str
+    rules: int
+
+
+class Summary(BaseModel):
+    hosts: int
+    findings: dict[str, int]
+    errors: int
+    lowest_score: float | None
+    gate: Literal["passed", "failed"] | None = None
+    gate_reason: str | None = None
+
+
+class Report(BaseModel):
+    tool: Tool
+    hosts: list[HostReport]
+    summary: Summary
+    errors: list[str] = []  # paths that could not be read at all

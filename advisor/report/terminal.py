@@ -1,0 +1,130 @@
+"""`--format table`: the report for a person, readable in 80 columns and in a pipe."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import IO
+
+from rich.console import Console, Group
+from rich.table import Table
+from rich.text import Text
+
+from advisor.report.model import Finding, HostReport, Report
+
+_STYLE = {"critical": "bold white on red", "high": "bold red", "medium": "yellow", "low": "cyan", "info": "dim"}
+_STATUS_STYLE = {"clean": "green", "findings": "yellow", "error": "red"}
+
+
+def console_for(stream: IO[str], color: bool | None = None) -> Console:
+    """Colour only on a terminal; 80 columns when piped or written to a file."""
+    is_tty = stream.isatty() if color is None else color
+    return Console(file=stream, force_terminal=is_tty, no_color=not is_tty,
+                   width=None if is_tty else 80, highlight=False, soft_wrap=False)
+
+
+def _severity_counts(host: HostReport) -> dict[str, int]:
+    counts: dict[str, int] = defaultdict(int)
+    for f in host.findings:
+        counts[f.severity.value] += 1
+    return counts
+
+
+def _fleet_table(report: Report) -> Table:
+    table = Table(title="Hosts", title_justify="left", expand=False)
+    for col, justify in (("host", "left"), ("platform", "left"), ("score", "right"),
+                         ("crit", "right"), ("high", "right"), ("med", "right"), ("low", "right"),
+                         ("info", "right"), ("status", "left")):
+        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    for h in report.hosts:
+        c = _severity_counts(h)
+        table.add_row(h.host, h.platform, "-" if h.score is None else f"{h.score:g}",
+                      *(str(c.get(s, 0)) for s in ("critical", "high", "medium", "low", "info")),
+                      Text(h.status, style=_STATUS_STYLE[h.status]))
+    return table
+
+
+def _header(h: HostReport) -> Group:
+    d = h.detected
+    os_name = d.os or ""
+    arch = d.arch if d.arch and d.arch.lower() not in os_name.lower() else None
+    parts = [p for p in (
+        os_name or None, arch, f"SRU {d.sru}" if d.sru is not None else None,
+        f"ldm {d.ldm_version}" if d.ldm_version else None, d.cpu_model,
+        f"role: {' '.join(d.domain_roles)}" if d.domain_roles else None) if p]
+    score = "n/a" if h.score is None else f"{h.score:g}/100"
+    c = h.counts
+    title = Text.assemble((h.host, "bold"), f"  {h.platform}  score ", (score, "bold"))
+    return Group(title, _fields([
+        ("detected", ", ".join(parts) or "no version information"),
+        ("results", f"{c.passed} passed, {c.failed} failed, {c.unknown} unknown, {c.not_applicable} not applicable"),
+        ("source", h.source),
+    ]))
+
+
+def _fields(rows: list[tuple[str, str]], style: str = "") -> Table:
+    """Label and value columns, so wrapped values stay indented under their value."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(width=1)
+    grid.add_column(style="dim", no_wrap=True)
+    grid.add_column(overflow="fold", style=style)
+    for label, value in rows:
+        grid.add_row("", label, value)
+    return grid
+
+
+def _finding(f: Finding) -> Group:
+    head = Text.assemble((f"{f.severity.value.upper():<8}", _STYLE[f.severity.value]), (f.rule, "bold"),
+                         "  ", f.subject)
+    rows = [("", f.message), ("observed", f.observed), ("expected", f.expected)]
+    if f.evidence:
+        rows.append(("evidence", ", ".join(f.evidence)))
+    rows.append(("effect", f.effect))
+    rows.append(("fix", f"impact: {f.impact}"))
+    rows.extend(("", f"$ {cmd}") for cmd in f.remediation)
+    if f.undo:
+        rows.append(("undo", "; ".join(f.undo)))
+    conf = "" if f.confidence == "confirmed" else " [unconfirmed]"
+    rows.append(("source", f.source + conf))
+    return Group(head, _fields(rows))
+
+
+def _unknowns(h: HostReport) -> list[Table]:
+    by_input: dict[str, set[str]] = defaultdict(set)
+    for r in h.results:
+        if r.status == "unknown":
+            for m in r.missing or [r.reason or "undetermined"]:
+                by_input[m].add(r.rule)
+    lines = []
+    return [_fields([(f"needs {missing}:", ", ".join(sorted(rules))) for missing, rules in sorted(by_input.items())])]
+
+
+def render(report: Report, console: Console) -> None:
+    if report.errors:
+        for e in report.errors:
+            console.print(Text(f"error: {e}", style="red"))
+        console.print()
+    if len(report.hosts) > 1:
+        console.print(_fleet_table(report))
+        console.print()
+    for h in report.hosts:
+        console.print(_header(h))
+        if h.errors:
+            console.print(_fields([("error", e) for e in h.errors], style="red"))
+        console.print()
+        if not h.findings:
+            console.print(Text("  No findings.", style="green"))
+            console.print()
+        for f in h.findings:
+            console.print(_finding(f))
+            console.print()
+        unknown = _unknowns(h)
+        if unknown:
+            console.print(Text("Not evaluated (missing input):", style="bold"))
+            for line in unknown:
+                console.print(line)
+            console.print()
+    s = report.summary
+    counts = ", ".join(f"{n} {sev}" for sev, n in s.findings.items() if n) or "no findings"
+    console.print(Text(f"{s.hosts} host(s): {counts}; {s.errors} input error(s)", style="bold"))
+    if s.gate is not None:
+        console.print(Text(f"gate {s.gate}: {s.gate_reason}", style="bold"))
