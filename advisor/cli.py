@@ -11,7 +11,7 @@ import typer
 
 from advisor.errors import AdvisorError
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Network-tuning advisor and configuration auditor for virtualized hosts.")
 rules_app = typer.Typer(no_args_is_help=True, help="The rule catalogue with its sources.")
 app.add_typer(rules_app, name="rules")

@@ -42,8 +42,7 @@ def _detected(facts: HostFacts) -> Detected:
 def review_capture(capture: Capture, engine: Engine) -> HostReport:
     built = build(capture)
     results, findings = engine.evaluate(built.facts)
-    for missing in capture.missing.values():
-        built.errors.append(f"{capture.source}: {missing.command or missing.command_id} gave no output: {missing.reason}")
+    not_collected = [f"{m.command or m.command_id}: {m.reason}" for m in capture.missing.values()]
     errors = capture.errors + built.errors
     findings.sort(key=lambda f: (-f.severity.rank, f.rule, f.subject))
     return HostReport(
@@ -51,6 +50,7 @@ def review_capture(capture: Capture, engine: Engine) -> HostReport:
         detected=_detected(built.facts), score=scoring.score(results),
         status="error" if errors else ("findings" if findings else "clean"),
         counts=scoring.counts(results), results=results, findings=findings, errors=errors,
+        not_collected=not_collected,
     )
 
 

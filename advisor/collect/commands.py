@@ -19,6 +19,7 @@ COMMANDS: dict[str, str] = {
     "ldm-list-constraints-x": "ldm list-constraints -x",
     "dladm-show-phys": "dladm show-phys",
     "dladm-show-link": "dladm show-link",
+    "dladm-show-dev": "dladm show-dev",  # Solaris 10: what show-phys is on 11
     "dladm-show-linkprop": "dladm show-linkprop",
     "kstat-p": "kstat -p",
     "etc-system": "cat /etc/system",

@@ -19,6 +19,7 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     ("uname-a", re.compile(r"\A\s*SunOS\s+\S+\s+5\.\d+\s")),
     ("release", re.compile(r"\A\s*(?:Oracle\s+)?Solaris\s+\d+")),
     ("dladm-show-phys", re.compile(r"^LINK\s+MEDIA\s+STATE\s+SPEED", re.M)),
+    ("dladm-show-dev", re.compile(r"^\S+\s+link:\s*\S+\s+speed:\s*\d+\s*Mbps", re.M)),
     ("dladm-show-linkprop", re.compile(r"^LINK\s+PROPERTY\s+PERM\s+VALUE", re.M)),
     ("ipadm-show-prop-tcp", re.compile(r"^PROTO\s+PROPERTY\s+PERM\s+CURRENT", re.M)),
     ("ndd-tcp", re.compile(r"\A\s*tcp_\w+\s*(?:=\s*)?\d+\s*$", re.M)),

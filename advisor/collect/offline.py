@@ -141,8 +141,8 @@ def _add_manifest_entry(capture: Capture, root: Path, entry: manifest_mod.Manife
     if not entry.file:
         capture.missing[command_id] = Missing(command_id, entry.command, "no output file recorded")
         return
-    path = (root / entry.file).resolve()
-    if not path.is_relative_to(root.resolve()):
+    path = root / entry.file
+    if not path.resolve().is_relative_to(root.resolve()):
         capture.errors.append(f"{capture.source}/manifest.yaml: file {entry.file!r} is outside the bundle; refused")
         return
     if not path.is_file():

@@ -61,7 +61,8 @@ def _write(report: Report, fmt: str, output: Path | None) -> None:
         if fmt == "json":
             stream.write(json_out.render(report))
         else:
-            terminal.render(report, terminal.console_for(stream))
+            with terminal.Output(stream) as out:
+                terminal.render(report, out)
     finally:
         if output:
             stream.close()

@@ -45,6 +45,7 @@ class CompiledRule:
         where = f"{rule.file}: {rule.id}"
         self.rule = rule
         self.applies = Expr(rule.applies, f"{where}: applies")
+        self.host_applies = Expr(rule.host_applies, f"{where}: host_applies")
         self.lets = {k: Expr(v, f"{where}: let.{k}") for k, v in rule.let.items()}
         self.checks = [
             CompiledCheck(c, Expr(c.when, f"{where}: checks[{i}].when"),
@@ -133,6 +134,10 @@ class Engine:
         if facts.platform not in rule.platforms:
             results.append(Result(rule=rule.id, subject=host_name, status="not_applicable",
                                   reason=f"rule is for {', '.join(rule.platforms)}"))
+            return
+        if not _holds(compiled.host_applies, {"host": host, "intent": self.intents, "p": self.params(rule)}):
+            results.append(Result(rule=rule.id, subject=host_name, status="not_applicable",
+                                  reason=f"not for this host ({rule.host_applies})"))
             return
         attr, namer = SUBJECTS[rule.subject]
         if attr is None:

@@ -26,6 +26,7 @@ _BY_PREFIX: list[tuple[str, str]] = [
     ("host.vswitches", "ldm list -l"),
     ("host.vnets", "ldm list -l"),
     ("domain.served_gbps", "dladm show-phys of the domain (link speeds behind its vsws)"),
+    ("domain.uses_10gbe", "dladm show-phys of the domain or of its service domain (link speeds)"),
     ("domain.ten_gbe_vnets", "dladm show-phys of the service domain (speed behind the vsw)"),
     ("domain.whole_core_constraint", "ldm list -l (CONSTRAINT section, ldm 3.x)"),
     ("domain.whole_cores", "ldm list -l and psrinfo -pv (threads per core)"),

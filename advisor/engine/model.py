@@ -79,6 +79,7 @@ class Rule(BaseModel):
     subject: Subject
     platforms: list[str] = ["solaris"]
     severity: Severity
+    host_applies: str = "true"  # decided on the host before its subjects are listed
     applies: str = "true"
     requires: list[str] = []
     let: dict[str, str] = {}

@@ -124,7 +124,8 @@ def _driver(device: str | None) -> str | None:
 
 
 def _links(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> None:
-    phys: list[PhysLink] | None = parsed.get("dladm-show-phys")
+    phys_cid = "dladm-show-phys" if "dladm-show-phys" in parsed else "dladm-show-dev"
+    phys: list[PhysLink] | None = parsed.get(phys_cid)
     props: list[LinkProp] | None = parsed.get("dladm-show-linkprop")
     if phys is None and props is None:
         return
@@ -133,7 +134,7 @@ def _links(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> N
         lk = links.setdefault(p.link, Link(name=p.link))
         lk.device, lk.media, lk.state, lk.speed_mbps = p.device, p.media, p.state, p.speed_mbps
         lk.driver = _driver(p.device)
-        lk.evidence["speed_mbps"] = lk.evidence["device"] = _ev(files, "dladm-show-phys", p.line)
+        lk.evidence["speed_mbps"] = lk.evidence["device"] = _ev(files, phys_cid, p.line)
     by_link: dict[str, dict[str, LinkProp]] = {}
     for prop in props or []:
         by_link.setdefault(prop.link, {})[prop.name] = prop

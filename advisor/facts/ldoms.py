@@ -92,9 +92,19 @@ def build_domains(listing: LdmListing, file: str, tpc: int | None) -> tuple[list
             vnet = _vnet(r, d.name, file)
             vnets.append(vnet)
             dom.vnet_names.append(vnet.name)
-        dom.ldc_estimate = len(d.vdisks) + len(d.vnets)  # completed in link_network()
+        dom.ldc_estimate = len(d.vdisks) + len(d.vnets) + _vds_volumes(d)  # completed in link_network()
         domains.append(dom)
     return domains, vswitches, vnets
+
+
+def _vds_volumes(d: LdmDomain) -> int:
+    """Volumes the domain's disk services export: one channel each. The human
+    form lists them as rows, the parseable form as continuation records."""
+    count = 0
+    for r in d.vds:
+        count += 1 if (r.get("volume") or r.get("vol")) else 0
+        count += sum(1 for p in r.peers if p.get("vol") or p.get("volume"))
+    return count
 
 
 def _vswitch(r: Record, domain: str, file: str) -> VSwitch:

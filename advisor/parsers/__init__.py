@@ -20,6 +20,7 @@ PARSERS: dict[str, Parser] = {
     "ldm-list-l": lambda o: ldm_list.parse(o.text()),
     "ldm-list-l-p": lambda o: ldm_parseable.parse(o.text()),
     "dladm-show-phys": lambda o: dladm.parse_show_phys(o.text()),
+    "dladm-show-dev": lambda o: dladm.parse_show_phys(o.text()),
     "dladm-show-linkprop": lambda o: dladm.parse_show_linkprop(o.text(), o.command),
     "etc-system": lambda o: etc_system.parse(o.text()),
     "ndd-tcp": lambda o: tcp_props.parse_ndd(o.text()),

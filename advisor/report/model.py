@@ -64,7 +64,8 @@ class HostReport(BaseModel):
     counts: Counts
     results: list[Result]
     findings: list[Finding]
-    errors: list[str]
+    errors: list[str]  # files that could not be read: exit status 2
+    not_collected: list[str] = []  # commands that ran but gave no output (not found, no privilege)
 
 
 class Tool(BaseModel):

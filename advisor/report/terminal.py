@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections import defaultdict
+import io
+import shutil
 from typing import IO
 
 from rich.console import Console, Group
@@ -15,11 +17,30 @@ _STYLE = {"critical": "bold white on red", "high": "bold red", "medium": "yellow
 _STATUS_STYLE = {"clean": "green", "findings": "yellow", "error": "red"}
 
 
-def console_for(stream: IO[str], color: bool | None = None) -> Console:
-    """Colour only on a terminal; 80 columns when piped or written to a file."""
-    is_tty = stream.isatty() if color is None else color
-    return Console(file=stream, force_terminal=is_tty, no_color=not is_tty,
-                   width=None if is_tty else 80, highlight=False, soft_wrap=False)
+class Output:
+    """A rich console that writes to a stream when closed, colour only on a
+    terminal, 80 columns when piped, and no padding at line ends."""
+
+    def __init__(self, stream: IO[str], color: bool | None = None):
+        self.stream = stream
+        self.is_tty = stream.isatty() if color is None else color
+        width = shutil.get_terminal_size((80, 24)).columns if self.is_tty else 80
+        self.buffer = io.StringIO()
+        self.console = Console(file=self.buffer, force_terminal=self.is_tty, no_color=not self.is_tty,
+                               width=width, highlight=False, soft_wrap=False)
+
+    def print(self, *items: object) -> None:
+        self.console.print(*items)
+
+    def close(self) -> None:
+        text = self.buffer.getvalue()
+        self.stream.write("\n".join(line.rstrip() for line in text.split("\n")))
+
+    def __enter__(self) -> "Output":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def _severity_counts(host: HostReport) -> dict[str, int]:
@@ -95,10 +116,10 @@ def _unknowns(h: HostReport) -> list[Table]:
             for m in r.missing or [r.reason or "undetermined"]:
                 by_input[m].add(r.rule)
     lines = []
-    return [_fields([(f"needs {missing}:", ", ".join(sorted(rules))) for missing, rules in sorted(by_input.items())])]
+    return [_fields([("needs", f"{missing}: {', '.join(sorted(rules))}") for missing, rules in sorted(by_input.items())])]
 
 
-def render(report: Report, console: Console) -> None:
+def render(report: Report, console: Output) -> None:
     if report.errors:
         for e in report.errors:
             console.print(Text(f"error: {e}", style="red"))
@@ -110,6 +131,8 @@ def render(report: Report, console: Console) -> None:
         console.print(_header(h))
         if h.errors:
             console.print(_fields([("error", e) for e in h.errors], style="red"))
+        if h.not_collected:
+            console.print(_fields([("no data", m) for m in h.not_collected]))
         console.print()
         if not h.findings:
             console.print(Text("  No findings.", style="green"))
