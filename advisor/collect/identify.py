@@ -7,7 +7,7 @@ from pathlib import Path
 
 _SNIFF_BYTES = 64 * 1024
 
-_KSTAT = re.compile(r"^[A-Za-z_][\w.,-]*:\d+:[^:\t]*:[^\t]+\t", re.M)
+_KSTAT = re.compile(r"^[A-Za-z_][\w.,-]*:\d+:[^:\t]*:\S[^\t]*?(?:\t|\s+)\S", re.M)
 _RULES: list[tuple[str, re.Pattern[str]]] = [
     ("ldm-list-l-p", re.compile(r"\AVERSION\s+\d+\.\d+\s*\n(?:.*\n)*?DOMAIN\|", re.M)),
     ("ldm-list-l", re.compile(r"^NAME\s+STATE\s+FLAGS\s+CONS\s+VCPU\s+MEMORY", re.M)),
@@ -20,7 +20,7 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     ("release", re.compile(r"\A\s*(?:Oracle\s+)?Solaris\s+\d+")),
     ("dladm-show-phys", re.compile(r"^LINK\s+MEDIA\s+STATE\s+SPEED", re.M)),
     ("dladm-show-dev", re.compile(r"^\S+\s+link:\s*\S+\s+speed:\s*\d+\s*Mbps", re.M)),
-    ("dladm-show-linkprop", re.compile(r"^LINK\s+PROPERTY\s+PERM\s+VALUE", re.M)),
+    ("dladm-show-linkprop", re.compile(r"^LINK\s+PROPERTY\s+(?:PERM\s+)?VALUE", re.M)),
     ("ipadm-show-prop-tcp", re.compile(r"^PROTO\s+PROPERTY\s+PERM\s+CURRENT", re.M)),
     ("ndd-tcp", re.compile(r"\A\s*tcp_\w+\s*(?:=\s*)?\d+\s*$", re.M)),
     ("etc-system", re.compile(r"^\s*set\s+(?:\w+:)?\w+\s*=", re.M)),

@@ -155,6 +155,9 @@ def parse(text: str) -> LdmListing:
             raise ParseError("expected a 'NAME STATE FLAGS ...' domain header", line=ln.number)
         if not ln.text[0].isspace():
             if not _SECTION.match(stripped):
+                if section is not None and not section.lines:  # a value printed flush left (1.x SOFTSTATE)
+                    section.lines.append(Line(ln.number, "    " + stripped))
+                    continue
                 raise ParseError(f"unexpected line in domain {domain.name}: {stripped[:40]!r}", line=ln.number)
             close_section()
             section = _Section(stripped, ln.number)

@@ -29,20 +29,21 @@ class TcpValue:
 def parse_ndd(text: str) -> dict[str, TcpValue]:
     out: dict[str, TcpValue] = {}
     pending: str | None = None
+    in_value = False  # Explorer style: a value may go on over several lines
     for ln in numbered(text):
         s = ln.text.strip()
         if not s:
             continue
         if m := _NDD_PAIR.match(s):
             out[m.group(1)] = TcpValue(m.group(2), ln.number)
-            pending = None
+            pending, in_value = None, False
         elif m := _NDD_NAME.match(s):
-            pending = m.group(1)
+            pending, in_value = m.group(1), False
         elif pending and re.fullmatch(r"-?\d+", s):
             out[pending] = TcpValue(s, ln.number)
-            pending = None
-        elif pending:
-            pending = None  # a multi-line listing such as tcp_extra_priv_ports
+            pending, in_value = None, True
+        elif pending or in_value:
+            pending = None  # rest of a multi-line listing such as tcp_extra_priv_ports
         else:
             raise ParseError(f"not an ndd 'name value' line: {s[:40]!r}", line=ln.number)
     if not out:

@@ -1,0 +1,44 @@
+"""Every real-format variant under fixtures/parsers/<command-id>/ is found
+automatically: it must be identified as that command and parse cleanly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from advisor.collect.capture import RawOutput
+from advisor.collect.identify import identify
+from advisor.facts import kstat_facts
+from advisor.parsers import kstat, parser_for
+from conftest import FIXTURES
+
+VARIANTS = sorted(p for p in (FIXTURES / "parsers").glob("*/*") if p.is_file() and p.name != "README.md")
+
+
+def parse_file(command_id: str, path: Path):
+    if command_id == "kstat-p":
+        return kstat.parse(path.read_text(), lambda k: True)
+    parser = parser_for(command_id)
+    assert parser is not None, f"no parser for {command_id}"
+    return parser(RawOutput(command_id, str(path), path))
+
+
+def test_there_are_variants_for_every_parser() -> None:
+    covered = {p.parent.name for p in VARIANTS}
+    assert {"ldm-list-l", "ldm-list-l-p", "ldm-version", "kstat-p", "dladm-show-linkprop", "dladm-show-phys",
+            "dladm-show-dev", "ipadm-show-prop-tcp", "etc-system", "psrinfo-pv", "pkg-entire", "showrev-p",
+            "virtinfo", "ndd-tcp", "uname-a", "release"} <= covered
+
+
+@pytest.mark.parametrize("path", VARIANTS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_variant_is_identified_and_parses(path: Path) -> None:
+    command_id = path.parent.name
+    assert identify(path) == command_id
+    assert parse_file(command_id, path)
+
+
+def test_kstat_wanted_filter_keeps_only_rule_inputs() -> None:
+    stats = kstat.parse((FIXTURES / "parsers/kstat-p/seed002-grep.txt").read_text(), kstat_facts.wanted)
+    assert {k.statistic for k in stats} == {"dring_mode", "tcp_lso_disabled", "tcp_lso_enabled", "tcp_lso_pkt_out",
+                                           "tcp_lso_times", "lso_enabled", "lso_max_len", "lso_opackets"}

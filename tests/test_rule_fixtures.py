@@ -1,0 +1,63 @@
+"""Every rule fails on at least one fixture and passes on at least one, and
+each bundled capture fails exactly the rules it was built to break."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from advisor.engine import packs
+from conftest import CAPTURES, POLICIES, review
+
+EXPECTED = sorted((Path(__file__).parent / "expected").glob("*.yaml"))
+
+
+def _load(path: Path) -> dict:
+    return yaml.safe_load(path.read_text())
+
+
+@pytest.mark.parametrize("expectation", EXPECTED, ids=lambda p: p.stem)
+def test_bundle_fails_exactly_what_it_was_built_to_break(expectation: Path) -> None:
+    spec = _load(expectation)
+    policy = POLICIES / spec["policy"] if spec.get("policy") else None
+    report = review(CAPTURES / spec["bundle"], policy=policy)
+    [host] = report.hosts
+    assert host.errors == []
+    failed = {r.rule for r in host.results if r.status == "fail"}
+    assert failed == set(spec["fail"])
+    for rule in spec["pass"]:
+        statuses = {r.status for r in host.results if r.rule == rule}
+        assert "pass" in statuses and "fail" not in statuses, (rule, statuses)
+    assert {f.rule for f in host.findings} == failed
+
+
+def test_every_rule_has_a_pass_and_a_fail_fixture() -> None:
+    specs = [_load(p) for p in EXPECTED]
+    failing = {r for s in specs for r in s["fail"]}
+    passing = {r for s in specs for r in s["pass"]}
+    ids = {r.id for r in packs.load()}
+    assert ids - failing == set(), "rules without a failing fixture"
+    assert ids - passing == set(), "rules without a passing fixture"
+
+
+def test_rule_catalogue_matches_the_contract() -> None:
+    """Rule ids of the LDoms and Solaris tables of RULES.md are a contract."""
+    ids = {r.id for r in packs.load()}
+    assert ids == {
+        "ldoms.service-cores", "ldoms.service-memory", "ldoms.guest-cores", "ldoms.guest-memory", "ldoms.whole-core",
+        "ldoms.inter-vnet-link", "ldoms.ldc-budget", "ldoms.extended-mapin-space", "ldoms.dring-mode",
+        "ldoms.software-level", "ldoms.lso", "ldoms.jumbo-frames", "ldoms.mtu-mismatch", "ldoms.vf-mtu",
+        "ldoms.rxfanout", "solaris10.soft-rings", "ldoms.hybrid-mode", "ldoms.io-latency",
+        "solaris.tcp-window-wan", "solaris.tunable-drift", "solaris.msix-interrupts", "solaris.nxge-soft-lso",
+        "solaris.ipsec-fanout",
+    }
+
+
+def test_every_rule_cites_a_seed_that_exists() -> None:
+    seeds = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+    for rule in packs.load():
+        assert rule.source.seed.endswith(".txt") and rule.source.section
+        if seeds.is_dir():
+            assert (seeds / rule.source.seed).is_file(), rule.id
