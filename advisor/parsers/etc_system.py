@@ -15,7 +15,7 @@ from advisor.errors import ParseError
 from advisor.parsers.text import numbered
 
 _SET = re.compile(r"^set\s+(?:([A-Za-z_][\w]*):)?([A-Za-z_][\w]*)\s*([=|&])\s*(\S+)\s*$")
-_DIRECTIVES = ("forceload", "exclude", "moddir", "rootfs", "rootdev", "include")
+_DIRECTIVE = re.compile(r"^(?:forceload|exclude|moddir|rootfs|rootdev|include)\s*:")
 
 
 @dataclass
@@ -51,7 +51,7 @@ def parse(text: str) -> dict[str, SystemSetting]:
         if not s or s.startswith(("*", "#")):
             continue
         s = re.split(r"\s+[*#]", s, maxsplit=1)[0].strip()  # trailing comment
-        if s.split(":")[0].split()[0] in _DIRECTIVES:
+        if _DIRECTIVE.match(s):
             continue
         m = _SET.match(s)
         if not m:

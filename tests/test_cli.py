@@ -1,0 +1,194 @@
+"""The command line as a user and a pipeline see it: exit statuses, one-line
+errors on bad input, every way in, output fit for a pipe."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import shutil
+import tarfile
+from pathlib import Path
+
+from conftest import CAPTURES, FIXTURES, POLICIES
+
+UNTUNED = CAPTURES / "t5-primary-untuned"
+TUNED = CAPTURES / "t5-primary-tuned"
+ANSI = re.compile(r"\x1b\[")
+
+
+def test_untuned_bundle_report_reads_in_80_columns_without_colour(cli) -> None:
+    res = cli("review", str(UNTUNED))
+    assert res.returncode == 0, res.stderr
+    assert not ANSI.search(res.stdout)
+    assert max(len(line) for line in res.stdout.splitlines()) <= 80
+    for text in ("t5-primary-untuned", "ldm 3.0.0.2", "HIGH", "ldoms.extended-mapin-space", "domain ldg1",
+                 "ldm set-domain extended-mapin-space=on ldg1", "impact: domain-reboot",
+                 "ldm-list-l.txt:96", "observed", "expected", "effect"):
+        assert text in res.stdout, text
+    high = res.stdout.index("HIGH")
+    assert res.stdout.find("MEDIUM") > high and res.stdout.find("LOW") > res.stdout.find("MEDIUM")
+
+
+def test_fail_on_gates_the_exit_status(cli) -> None:
+    assert cli("review", str(UNTUNED), "--fail-on", "high").returncode == 1
+    assert cli("review", str(TUNED), "--fail-on", "low").returncode == 0
+    assert cli("review", str(TUNED), "--min-score", "99").returncode == 0
+    res = cli("review", str(UNTUNED), "--min-score", "90")
+    assert res.returncode == 1 and "gate failed" in res.stdout
+
+
+def test_json_report_to_file(cli, tmp_path: Path) -> None:
+    out = tmp_path / "report.json"
+    res = cli("review", str(UNTUNED), str(TUNED), "--format", "json", "-o", str(out))
+    assert res.returncode == 0 and res.stdout == ""
+    data = json.loads(out.read_text())
+    assert [h["host"] for h in data["hosts"]] == ["t5-primary-untuned", "t5-primary-tuned"]
+    finding = next(f for f in data["hosts"][0]["findings"] if f["rule"] == "ldoms.inter-vnet-link")
+    assert finding["subject"] == "vsw primary-vsw0"
+    assert finding["remediation"] == ["ldm set-vsw inter-vnet-link=on primary-vsw0"]
+    assert finding["impact"] == "live" and finding["evidence"] == [f"{UNTUNED}/ldm-list-l.txt:62"]
+    unknown = [r for r in data["hosts"][1]["results"] if r["status"] == "unknown"]
+    assert unknown and all(r["missing"] for r in unknown)
+    assert data["summary"]["hosts"] == 2 and data["summary"]["findings"]["high"] >= 10
+
+
+def test_tarred_bundle_reports_like_the_folder(cli, tmp_path: Path) -> None:
+    tarball = tmp_path / "t5-primary-untuned.tar.gz"
+    with tarfile.open(tarball, "w:gz") as tar:
+        tar.add(UNTUNED, arcname="t5-primary-untuned")
+    folder = json.loads(cli("review", str(UNTUNED), "-f", "json").stdout)["hosts"][0]
+    tarred = json.loads(cli("review", str(tarball), "-f", "json").stdout)["hosts"][0]
+    assert tarred["host"] == folder["host"] and tarred["score"] == folder["score"]
+    assert [(f["rule"], f["subject"]) for f in tarred["findings"]] == [(f["rule"], f["subject"]) for f in folder["findings"]]
+    assert tarred["findings"][0]["evidence"][0].startswith(str(tarball))
+
+
+def test_tar_member_escaping_its_folder_is_refused(cli, tmp_path: Path) -> None:
+    tarball = tmp_path / "evil.tar.gz"
+    with tarfile.open(tarball, "w:gz") as tar:
+        data = b"SunOS x 5.11 11.4 sun4v sparc sun4v\n"
+        info = tarfile.TarInfo("../../escaped-uname-a.txt")
+        info.size = len(data)
+        tar.addfile(info, io.BytesIO(data))
+    res = cli("review", str(tarball), str(TUNED))
+    assert res.returncode == 2
+    assert "outside the bundle; refused" in res.stderr
+    assert not (tmp_path.parent / "escaped-uname-a.txt").exists()
+    assert "t5-primary-tuned" in res.stdout  # the other path is still reported
+
+
+def test_loose_kstat_dump_is_identified_by_content(cli, tmp_path: Path) -> None:
+    dump = tmp_path / "customer-kstat.out"
+    shutil.copy(CAPTURES / "s11-guest-untuned/kstat-p.txt", dump)
+    data = json.loads(cli("review", str(dump), "-f", "json").stdout)
+    [host] = data["hosts"]
+    assert host["platform"] == "solaris" and host["detected"]["inputs"] == ["kstat-p"]
+    assert {f["rule"] for f in host["findings"]} == {"ldoms.dring-mode", "ldoms.lso"}
+
+
+def test_bad_file_in_bundle_is_named_and_the_rest_still_reported(cli, tmp_path: Path) -> None:
+    bundle = tmp_path / "broken"
+    shutil.copytree(UNTUNED, bundle)
+    (bundle / "dladm-show-phys.txt").write_text("LINK   MEDIA   STATE   SPEED  DUPLEX  DEVICE\nnet0 Ethernet up\n")
+    res = cli("review", str(bundle), "-f", "json")
+    assert res.returncode == 2
+    lines = res.stderr.strip().splitlines()
+    assert lines == [f"advisor: {bundle}/dladm-show-phys.txt:2: expected 6 columns"]
+    host = json.loads(res.stdout)["hosts"][0]
+    assert host["status"] == "error"
+    assert "ldoms.extended-mapin-space" in {f["rule"] for f in host["findings"]}
+
+
+def test_garbage_truncated_and_empty_files_give_one_line_and_exit_2(cli, tmp_path: Path) -> None:
+    cases = {
+        "kstat-p.txt": "this is not kstat\n",
+        "ldm-list-l.txt": "NAME             STATE      FLAGS   CONS    VCPU  MEMORY   UTIL  UPTIME\n",
+        "etc-system.txt": "set ip:ip_soft_rings_cnt=8\nrm -rf /\n",
+        "ldm-list-l-p.txt": "",
+    }
+    for name, text in cases.items():
+        bundle = tmp_path / name.replace(".", "-")
+        bundle.mkdir()
+        (bundle / name).write_text(text)
+        res = cli("review", str(bundle))
+        assert res.returncode == 2, name
+        errors = res.stderr.strip().splitlines()
+        assert len(errors) == 1 and errors[0].startswith(f"advisor: {bundle}/{name}"), errors
+        assert "Traceback" not in res.stderr
+
+
+def test_truncated_kstat_names_the_last_line(cli, tmp_path: Path) -> None:
+    bundle = tmp_path / "cut"
+    bundle.mkdir()
+    text = (CAPTURES / "s11-guest-untuned/kstat-p.txt").read_text()
+    (bundle / "kstat-p.txt").write_text(text[: text.index("dring_mode") + 5])
+    res = cli("review", str(bundle))
+    assert res.returncode == 2
+    assert re.search(r"kstat-p.txt:\d+: last line has no value \(truncated file\?\)", res.stderr)
+
+
+def test_unidentifiable_loose_file_and_missing_path(cli, tmp_path: Path) -> None:
+    junk = tmp_path / "notes.txt"
+    junk.write_text("hello\n")
+    res = cli("review", str(junk), str(tmp_path / "nope"), str(TUNED))
+    assert res.returncode == 2
+    assert f"{junk}: cannot tell which command printed this file" in res.stderr
+    assert "no such file or directory" in res.stderr
+    assert "t5-primary-tuned" in res.stdout
+
+
+def test_fleet_folder_of_bundles(cli) -> None:
+    data = json.loads(cli("review", str(CAPTURES), "-f", "json").stdout)
+    assert len(data["hosts"]) == len([p for p in CAPTURES.iterdir() if p.is_dir()])
+    table = cli("review", str(CAPTURES)).stdout
+    assert table.splitlines()[0].startswith("Hosts")
+
+
+def test_policy_intents_and_bad_policy(cli, tmp_path: Path) -> None:
+    data = json.loads(cli("review", str(UNTUNED), "-f", "json", "--policy", str(POLICIES / "declared-intents.yaml")).stdout)
+    assert "ldoms.io-latency" in {f["rule"] for f in data["hosts"][0]["findings"]}
+    bad = tmp_path / "policy.yaml"
+    bad.write_text("intents:\n  wan_rtt_ms: -5\n")
+    res = cli("review", str(UNTUNED), "--policy", str(bad))
+    assert res.returncode == 2 and res.stderr.strip() == f"advisor: {bad}: intents.wan_rtt_ms: Input should be greater than 0"
+
+
+def test_bad_rule_pack_is_one_line(cli, tmp_path: Path) -> None:
+    (tmp_path / "mine.yaml").write_text("- id: site.x\n  title: t\n  subject: host\n  severity: high\n"
+                                        "  checks: [{when: 'host.vcpus <'}]\n  message: m\n  observed: o\n"
+                                        "  expected: e\n  remediation: [x]\n  impact: live\n  effect: e\n"
+                                        "  rationale: r\n  source: {seed: s.txt, section: s}\n")
+    res = cli("review", str(TUNED), "--rules", str(tmp_path))
+    assert res.returncode == 2
+    assert res.stderr.startswith(f"advisor: {tmp_path}/mine.yaml: site.x: checks[0].when: CEL does not compile")
+    assert len(res.stderr.strip().splitlines()) == 1
+
+
+def test_rules_list_and_show(cli) -> None:
+    listing = cli("rules", "list").stdout
+    assert "ldoms.dring-mode" in listing and "solaris.tcp-window-wan" in listing
+    shown = cli("rules", "show", "ldoms.dring-mode")
+    assert shown.returncode == 0 and "002_e147d8df781d0991.txt" in shown.stdout and "Rationale" in shown.stdout
+    missing = cli("rules", "show", "ldoms.nope")
+    assert missing.returncode == 2 and "no rule 'ldoms.nope'" in missing.stderr
+
+
+def test_explorer_archive_is_read_directly(cli, tmp_path: Path) -> None:
+    root = tmp_path / "explorer.84a1b2c3.t5-primary-2026.11.20.10.00"
+    (root / "sysconfig").mkdir(parents=True)
+    (root / "netinfo").mkdir()
+    (root / "etc").mkdir()
+    shutil.copy(FIXTURES / "parsers/ldm-list-l-p/ldm16-nvramrc.txt", root / "sysconfig/ldm_list_-l_-p.out")
+    shutil.copy(UNTUNED / "ldm-version.txt", root / "sysconfig/ldm_-V.out")
+    shutil.copy(UNTUNED / "kstat-p.txt", root / "netinfo/kstat-p.out")
+    shutil.copy(UNTUNED / "etc-system.txt", root / "etc/system")
+    tarball = tmp_path / f"{root.name}.tar.gz"
+    with tarfile.open(tarball, "w:gz") as tar:
+        tar.add(root, arcname=root.name)
+    data = json.loads(cli("review", str(tarball), "-f", "json").stdout)
+    [host] = data["hosts"]
+    assert host["host"] == "t5-primary"
+    assert set(host["detected"]["inputs"]) == {"ldm-list-l-p", "ldm-version", "kstat-p", "etc-system"}
+    rules = {f["rule"] for f in host["findings"]}
+    assert {"ldoms.hybrid-mode", "ldoms.extended-mapin-space", "ldoms.dring-mode"} <= rules
