@@ -28,10 +28,15 @@ def review(*paths: Path | str, policy: Path | None = None):
     return summarize(hosts, errors, len(engine.rules))
 
 
+def _entry_point() -> list[str]:
+    script = Path(sys.executable).parent / "advisor"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "advisor"]
+
+
 def run_cli(*args: str, cwd: Path | None = None, input: str | None = None) -> subprocess.CompletedProcess[str]:
     """The installed `advisor` entry point, as a user runs it (not a TTY)."""
     env = {**os.environ, "COLUMNS": "80", "TERM": "dumb"}
-    return subprocess.run([sys.executable, "-m", "advisor", *args], capture_output=True, text=True,
+    return subprocess.run([*_entry_point(), *args], capture_output=True, text=True,
                           cwd=cwd or ROOT, env=env, input=input, timeout=120)
 
 

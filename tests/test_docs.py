@@ -1,0 +1,36 @@
+"""Generated documents are current, and reports validate against the schema."""
+
+from __future__ import annotations
+
+import json
+
+import jsonschema
+
+from advisor import reference
+from conftest import CAPTURES, ROOT, run_cli
+
+
+def test_rule_reference_is_current() -> None:
+    assert (ROOT / "docs/rules.md").read_text() == reference.rules_markdown(), \
+        "docs/rules.md is stale: run python -m advisor.reference"
+
+
+def test_report_schema_is_current() -> None:
+    assert (ROOT / "docs/report.schema.json").read_text() == reference.report_schema(), \
+        "docs/report.schema.json is stale: run python -m advisor.reference"
+
+
+def test_json_report_validates_against_the_schema() -> None:
+    schema = json.loads((ROOT / "docs/report.schema.json").read_text())
+    res = run_cli("review", str(CAPTURES), "-f", "json", "--fail-on", "high")
+    report = json.loads(res.stdout)
+    jsonschema.validate(report, schema)
+    assert report["summary"]["gate"] == "failed"
+    for host in report["hosts"]:
+        for finding in host["findings"]:
+            assert set(finding) >= {"rule", "severity", "subject", "message", "observed", "expected", "evidence",
+                                    "remediation", "impact", "effect", "source"}
+        for result in host["results"]:
+            assert set(result) >= {"rule", "subject", "status"}
+            if result["status"] == "unknown":
+                assert result["missing"]
