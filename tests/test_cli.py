@@ -18,7 +18,7 @@ ANSI = re.compile(r"\x1b\[")
 
 
 def test_untuned_bundle_report_reads_in_80_columns_without_colour(cli) -> None:
-    res = cli("review", str(UNTUNED))
+    res = cli("review", "fixtures/captures/t5-primary-untuned")  # relative, as typed in the checkout
     assert res.returncode == 0, res.stderr
     assert not ANSI.search(res.stdout)
     assert max(len(line) for line in res.stdout.splitlines()) <= 80
