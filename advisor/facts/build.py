@@ -45,7 +45,7 @@ def parse_outputs(capture: Capture) -> tuple[dict[str, Any], list[str]]:
 
 def _parse_one(command_id: str, output: RawOutput) -> Any:
     if command_id == "kstat-p":
-        return kstat.parse_stream(output.lines(), kstat_facts.wanted)
+        return kstat.parse_stream(output.lines(), kstat_facts.wanted, kstat_facts.MODULES)
     parser = parser_for(command_id)
     if parser is None:
         raise ParseError(f"advisor has no parser for {command_id} yet")

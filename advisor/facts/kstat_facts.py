@@ -10,15 +10,15 @@ from advisor.parsers.text import parse_int
 
 _LDC_NAME = re.compile(r"^(vnet|vsw)\w*ldc")
 LDC_STATS = {"dring_mode", "lso_enabled", "lso_max_len", "lso_opackets"}
+MODULES = frozenset({"vnet", "vsw", "tcp"})
 TCP_LSO_STATS = {"tcp_lso_enabled", "tcp_lso_disabled", "tcp_lso_times", "tcp_lso_pkt_out"}
 
 
-def wanted(key: KstatKey) -> bool:
-    if key.module in ("vnet", "vsw"):
-        return key.statistic in LDC_STATS and bool(_LDC_NAME.match(key.name))
-    if key.module == "tcp" and key.instance == 0:
-        return (key.name == "tcpstat" and key.statistic in TCP_LSO_STATS) or (
-            key.name == "tcp" and key.statistic == "outDataSegs")
+def wanted(module: str, instance: str, name: str, statistic: str) -> bool:
+    if module == "vnet" or module == "vsw":
+        return statistic in LDC_STATS and bool(_LDC_NAME.match(name))
+    if module == "tcp" and instance == "0":
+        return (name == "tcpstat" and statistic in TCP_LSO_STATS) or (name == "tcp" and statistic == "outDataSegs")
     return False
 
 

@@ -14,7 +14,8 @@ from typing import Callable, Iterable
 
 from advisor.errors import ParseError
 
-_KEY = re.compile(r"^([A-Za-z_][\w.,-]*):(\d+):([^:\t]*):([^\t]+?)(?:\t|\s{2,}|\s(?=\S+$))(.*)$")
+# For lines whose tab became spaces; tab-separated lines take a faster path.
+_SPACED = re.compile(r"^([A-Za-z_][\w.,-]*):(\d+):([^:\t]*):(\S.*?)(?:\s{2,}|\s(?=\S+$))(.*)$")
 
 
 @dataclass(frozen=True)
@@ -31,32 +32,57 @@ class KstatValue:
     line: int
 
 
-Wanted = Callable[[KstatKey], bool]
+# wanted(module, instance, name, statistic) decides what is kept.
+Wanted = Callable[[str, str, str, str], bool]
 
 
-def parse_stream(lines: Iterable[str], wanted: Wanted) -> dict[KstatKey, KstatValue]:
+def _spaced(text: str) -> tuple[str, ...] | None:
+    m = _SPACED.match(text)
+    return m.groups() if m else None
+
+
+def parse_stream(lines: Iterable[str], wanted: Wanted,
+                 modules: frozenset[str] | None = None) -> dict[KstatKey, KstatValue]:
+    """`modules`, when given, lists every module `wanted` can accept: lines of
+    other modules are checked for form but not offered to `wanted`."""
     kept: dict[KstatKey, KstatValue] = {}
-    number = 0
-    matched = 0
+    number = matched = 0
+    last_ok = True
+    text = ""
     for number, raw in enumerate(lines, start=1):
+        key, tab, value = raw.partition("\t")
+        if tab:
+            parts = key.split(":", 3)
+            if len(parts) == 4 and parts[1].isdigit() and parts[3]:
+                matched += 1
+                last_ok = True
+                module = parts[0]
+                if (modules is None or module in modules) and wanted(module, parts[1], parts[2], parts[3]):
+                    kept[KstatKey(module, int(parts[1]), parts[2], parts[3])] = KstatValue(value.strip(), number)
+                continue
         text = raw.rstrip("\r\n")
         if not text.strip():
             continue
-        m = _KEY.match(text)
-        if not m:
+        fields = _spaced(text)
+        last_ok = fields is not None
+        if fields is None:
             if matched == 0:
                 raise ParseError("not a 'module:instance:name:statistic<TAB>value' line", line=number)
             continue  # continuation of a multi-line string value
         matched += 1
-        key = KstatKey(m.group(1), int(m.group(2)), m.group(3), m.group(4))
-        if wanted(key):
-            kept[key] = KstatValue(m.group(5).strip(), number)
+        module, instance, name, statistic, value = fields
+        if (modules is None or module in modules) and wanted(module, instance, name, statistic):
+            kept[KstatKey(module, int(instance), name, statistic)] = KstatValue(value.strip(), number)
     if matched == 0:
         raise ParseError("no kstat lines found" if number else "empty output")
-    if m is None and ":" in text and "\t" not in text:
+    if not last_ok and ":" in text and "\t" not in text:
         raise ParseError("last line has no value (truncated file?)", line=number)
     return kept
 
 
-def parse(text: str, wanted: Wanted = lambda k: True) -> dict[KstatKey, KstatValue]:
+def everything(module: str, instance: str, name: str, statistic: str) -> bool:
+    return True
+
+
+def parse(text: str, wanted: Wanted = everything) -> dict[KstatKey, KstatValue]:
     return parse_stream(text.splitlines(), wanted)
