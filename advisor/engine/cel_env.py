@@ -24,6 +24,20 @@ def version_ge(a: str, b: str) -> bool:
 FUNCTIONS = {"version_ge": version_ge}
 
 
+class Scope:
+    """The variables of one evaluation, kept twice: as Python values for
+    templates, and converted once into a CEL context. Converting the host's
+    facts is the costly part, so it happens once per host, not per expression."""
+
+    def __init__(self, **variables: Any):
+        self.ns: dict[str, Any] = dict(variables)
+        self.ctx = cel.Context(variables=variables, functions=FUNCTIONS)
+
+    def set(self, name: str, value: Any) -> None:
+        self.ns[name] = value
+        self.ctx.add_variable(name, value)
+
+
 class Expr:
     """A compiled CEL expression that remembers where it came from."""
 
@@ -35,5 +49,5 @@ class Expr:
             first = str(exc).splitlines()[0]
             raise RulePackError(f"{where}: CEL does not compile: {first}") from None
 
-    def run(self, variables: dict[str, Any]) -> Any:
-        return self.program.execute(cel.Context(variables=variables, functions=FUNCTIONS))
+    def run(self, scope: Scope) -> Any:
+        return self.program.execute(scope.ctx)

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from advisor.engine.cel_env import Expr
+from advisor.engine.cel_env import Expr, Scope
 from advisor.engine.inputs import input_for
 from advisor.engine.model import Check, Rule, Severity
 from advisor.engine.policy import Policy
@@ -117,14 +117,16 @@ class Engine:
 
     def evaluate(self, facts: HostFacts) -> tuple[list[Result], list[Finding]]:
         host = facts.model_dump()
+        scope = Scope(host=host, intent=self.intents, p={}, s=None, v={}, item=None)
         results: list[Result] = []
         findings: list[Finding] = []
         for compiled in self.rules:
-            self._evaluate_rule(compiled, facts, host, results, findings)
+            self._evaluate_rule(compiled, facts, scope, results, findings)
         return results, findings
 
-    def _evaluate_rule(self, compiled: CompiledRule, facts: HostFacts, host: dict[str, Any],
+    def _evaluate_rule(self, compiled: CompiledRule, facts: HostFacts, scope: Scope,
                        results: list[Result], findings: list[Finding]) -> None:
+        host = scope.ns["host"]
         rule = compiled.rule
         host_name = f"host {facts.host}"
         if facts.platform == "unknown":
@@ -135,7 +137,8 @@ class Engine:
             results.append(Result(rule=rule.id, subject=host_name, status="not_applicable",
                                   reason=f"rule is for {', '.join(rule.platforms)}"))
             return
-        if not _holds(compiled.host_applies, {"host": host, "intent": self.intents, "p": self.params(rule)}):
+        scope.set("p", self.params(rule))
+        if not _holds(compiled.host_applies, scope):
             results.append(Result(rule=rule.id, subject=host_name, status="not_applicable",
                                   reason=f"not for this host ({rule.host_applies})"))
             return
@@ -153,24 +156,25 @@ class Engine:
                                       reason=f"no {rule.subject} on this host"))
                 return
             pairs = list(zip(items, host[attr]))
-        params = self.params(rule)
         for item, data in pairs:
-            ns = {"s": data, "host": host, "p": params, "intent": self.intents, "v": {}}
-            result, finding = self._evaluate_subject(compiled, namer(item), ns, item, facts)
+            scope.set("s", data)
+            scope.set("v", {})
+            result, finding = self._evaluate_subject(compiled, namer(item), scope, item, facts)
             results.append(result)
             if finding is not None:
                 findings.append(finding)
 
-    def _evaluate_subject(self, compiled: CompiledRule, subject: str, ns: dict[str, Any], item: Any,
+    def _evaluate_subject(self, compiled: CompiledRule, subject: str, scope: Scope, item: Any,
                           facts: HostFacts) -> tuple[Result, Finding | None]:
         rule = compiled.rule
+        ns = scope.ns
 
         def unknown(paths: list[str], reason: str | None = None) -> tuple[Result, None]:
             missing = sorted({input_for(self._qualified(rule, p)) for p in paths}) or None
             return Result(rule=rule.id, subject=subject, status="unknown", missing=missing, reason=reason), None
 
         try:
-            if not compiled.applies.run(ns):
+            if not compiled.applies.run(scope):
                 return Result(rule=rule.id, subject=subject, status="not_applicable"), None
         except (TypeError, KeyError, RuntimeError) as exc:
             return unknown(self._null_refs(rule.applies, ns), _brief(exc))
@@ -178,8 +182,10 @@ class Engine:
         if missing:
             return unknown(missing)
         try:
+            values: dict[str, Any] = {}
             for name, expr in compiled.lets.items():
-                ns["v"][name] = expr.run(ns)
+                values[name] = expr.run(scope)
+                scope.set("v", values)
         except (TypeError, KeyError, RuntimeError) as exc:
             return unknown(self._null_refs(" ".join(rule.let.values()), ns), _brief(exc))
         undecided: list[str] = []
@@ -189,10 +195,10 @@ class Engine:
                 if absent:
                     undecided.extend(absent)
                     continue
-                if cc.applies is not None and not cc.applies.run(ns):
+                if cc.applies is not None and not cc.applies.run(scope):
                     continue
-                if cc.when.run(ns):
-                    return self._fail(compiled, cc.check, subject, ns, item, facts)
+                if cc.when.run(scope):
+                    return self._fail(compiled, cc.check, subject, scope, item, facts)
             except (TypeError, KeyError, RuntimeError):
                 undecided.extend(self._null_refs(cc.check.when, ns) or [cc.check.when])
         if undecided:
@@ -207,20 +213,21 @@ class Engine:
     def _null_refs(source: str, ns: dict[str, Any]) -> list[str]:
         return [f"{a}.{b}" for a, b in _REF.findall(source) if _lookup(ns, f"{a}.{b}") is None]
 
-    def _fail(self, compiled: CompiledRule, check: Check, subject: str, ns: dict[str, Any], item: Any,
+    def _fail(self, compiled: CompiledRule, check: Check, subject: str, scope: Scope, item: Any,
               facts: HostFacts) -> tuple[Result, Finding]:
         rule = compiled.rule
+        ns = scope.ns
         severity: Severity = check.severity or rule.severity
         commands, undo = [], []
         for remedy, when, for_each in compiled.remedies:
-            if when is not None and not _holds(when, ns):
+            if when is not None and not _holds(when, scope):
                 continue
-            for each in _items(for_each, ns):
-                scope = {**ns, "item": each}
-                commands.append(render(remedy.command, scope))
+            for each in _items(for_each, scope):
+                scope.ns["item"] = each
+                commands.append(render(remedy.command, scope.ns))
                 if remedy.undo:
-                    undo.append(render(remedy.undo, scope))
-        impact = next((value for value, when in compiled.impacts if _holds(when, ns)), compiled.impacts[-1][0])
+                    undo.append(render(remedy.undo, scope.ns))
+        impact = next((value for value, when in compiled.impacts if _holds(when, scope)), compiled.impacts[-1][0])
         finding = Finding(
             rule=rule.id, title=rule.title, severity=severity, subject=subject,
             message=render(check.message or rule.message, ns),
@@ -249,19 +256,19 @@ class Engine:
         return out
 
 
-def _holds(expr: Expr, ns: dict[str, Any]) -> bool:
+def _holds(expr: Expr, scope: Scope) -> bool:
     """A guard that cannot be evaluated (a fact is missing) does not hold."""
     try:
-        return bool(expr.run(ns))
+        return bool(expr.run(scope))
     except (TypeError, KeyError, RuntimeError):
         return False
 
 
-def _items(for_each: Expr | None, ns: dict[str, Any]) -> list[Any]:
+def _items(for_each: Expr | None, scope: Scope) -> list[Any]:
     if for_each is None:
         return [None]
     try:
-        value = for_each.run(ns)
+        value = for_each.run(scope)
     except (TypeError, KeyError, RuntimeError):
         return []
     return list(value) if isinstance(value, (list, tuple)) else [value]

@@ -1,0 +1,98 @@
+"""Benchmark: review a synthetic fleet of capture bundles.
+
+Writes N bundles (default 1000) whose kstat dumps have about L lines (default
+100,000), reviews them with `advisor review --format json`, and splits the
+same kstat files with awk. Prints bundles/s and kstat lines/s for both and the
+ratio awk / advisor (the figure to track: lower is better).
+
+    python bench/review_fleet.py                      # the full fleet (about 4.5 GB of dumps,
+                                                      # hard-linked from --distinct files)
+    python bench/review_fleet.py --bundles 50 --lines 20000   # a quick run
+
+Not a test: nothing asserts a time. Needs awk on PATH.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "fixtures" / "tools"))
+
+import kstat_dump  # noqa: E402
+
+TEMPLATE = ROOT / "fixtures" / "captures" / "t5-primary-untuned"
+
+
+def make_dumps(out: Path, distinct: int, lines: int) -> list[Path]:
+    dumps = []
+    for i in range(distinct):
+        path = out / f"kstat-{i}.txt"
+        ldcs = [("vsw", 0, n * 3, 4 if i % 2 else 1, 1) for n in range(8)]
+        per_cpu = max(1, (lines - 2000) // 64 - 7)
+        kstat_dump.dump(str(path), 64, ldcs, (168, 1000 * i, 99999), per_cpu_stats=per_cpu)
+        dumps.append(path)
+    return dumps
+
+
+def make_fleet(out: Path, bundles: int, dumps: list[Path]) -> Path:
+    fleet = out / "fleet"
+    if fleet.exists():
+        shutil.rmtree(fleet)
+    fleet.mkdir(parents=True)
+    small = [p for p in TEMPLATE.iterdir() if p.name != "kstat-p.txt"]
+    for n in range(bundles):
+        bundle = fleet / f"host{n:04d}"
+        bundle.mkdir()
+        for p in small:
+            os.link(p, bundle / p.name)
+        os.link(dumps[n % len(dumps)], bundle / "kstat-p.txt")
+    return fleet
+
+
+def count_lines(paths: list[Path]) -> int:
+    total = 0
+    for p in paths:
+        with p.open("rb") as fh:
+            total += sum(chunk.count(b"\n") for chunk in iter(lambda: fh.read(1 << 20), b""))
+    return total
+
+
+def timed(cmd: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--bundles", type=int, default=1000)
+    ap.add_argument("--lines", type=int, default=100_000)
+    ap.add_argument("--distinct", type=int, default=10, help="distinct kstat dumps, hard-linked into the bundles")
+    ap.add_argument("--workdir", type=Path, default=ROOT / "bench" / "out")
+    args = ap.parse_args()
+
+    args.workdir.mkdir(parents=True, exist_ok=True)
+    dumps = make_dumps(args.workdir, min(args.distinct, args.bundles), args.lines)
+    fleet = make_fleet(args.workdir, args.bundles, dumps)
+    kstat_files = sorted(fleet.glob("*/kstat-p.txt"))
+    lines = count_lines(kstat_files)
+
+    advisor = shutil.which("advisor") or str(Path(sys.executable).parent / "advisor")
+    t_adv = timed([advisor, "review", str(fleet), "--format", "json", "-o", os.devnull])
+    t_awk = timed(["awk", "-F", "\t", "NF == 2 { n++ } END { print n }", *map(str, kstat_files)])
+
+    print(f"fleet: {args.bundles} bundles, {lines:,} kstat lines ({lines // args.bundles:,} per bundle)")
+    print(f"advisor review: {t_adv:8.2f} s  {args.bundles / t_adv:10.1f} bundles/s  {lines / t_adv / 1e6:8.2f} M kstat lines/s")
+    print(f"awk split:      {t_awk:8.2f} s  {args.bundles / t_awk:10.1f} bundles/s  {lines / t_awk / 1e6:8.2f} M kstat lines/s")
+    print(f"ratio advisor/awk wall time: {t_adv / t_awk:.1f}x")
+
+
+if __name__ == "__main__":
+    main()
