@@ -51,12 +51,16 @@ def review(
     min_score: Annotated[Optional[float], typer.Option("--min-score", help="Exit 1 when a host scores below this.")] = None,
     policy: PolicyOpt = None,
     rules: RulesOpt = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, help="Review bundles in this many processes (0: one per CPU).")] = 0,
 ) -> None:
     """Review saved captures offline and report scored findings."""
+    import os
+
     from advisor.commands.review import run_review
 
     try:
-        code = run_review(paths, fmt.value, output, fail_on.value, min_score, policy, rules or [])
+        code = run_review(paths, fmt.value, output, fail_on.value, min_score, policy, rules or [],
+                          jobs or os.cpu_count() or 1)
     except AdvisorError as exc:
         _die(str(exc))
     raise typer.Exit(code)

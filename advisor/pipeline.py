@@ -54,6 +54,34 @@ def review_capture(capture: Capture, engine: Engine) -> HostReport:
     )
 
 
+_worker_engine: Engine | None = None
+
+
+def _init_worker(rule_dirs: list[Path], policy_path: Path | None) -> None:
+    from advisor.engine import packs, policy as policy_mod
+
+    global _worker_engine
+    _worker_engine = Engine(packs.load(rule_dirs), policy_mod.load(policy_path))
+
+
+def _review_in_worker(capture: Capture) -> HostReport:
+    assert _worker_engine is not None
+    return review_capture(capture, _worker_engine)
+
+
+def review_all(captures: list[Capture], engine: Engine, jobs: int,
+               rule_dirs: list[Path], policy_path: Path | None) -> list[HostReport]:
+    """Hosts in the order given; with jobs > 1, in that many processes, each
+    compiling the rules once (compiled CEL programs do not cross processes)."""
+    if jobs <= 1 or len(captures) < 2:
+        return [review_capture(c, engine) for c in captures]
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=min(jobs, len(captures)), initializer=_init_worker,
+                             initargs=(rule_dirs, policy_path)) as pool:
+        return list(pool.map(_review_in_worker, captures, chunksize=max(1, len(captures) // (jobs * 8))))
+
+
 def summarize(hosts: list[HostReport], input_errors: list[str], rules: int) -> Report:
     findings = {s.value: 0 for s in SEVERITY_ORDER}
     for h in hosts:

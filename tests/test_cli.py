@@ -192,3 +192,9 @@ def test_explorer_archive_is_read_directly(cli, tmp_path: Path) -> None:
     assert set(host["detected"]["inputs"]) == {"ldm-list-l-p", "ldm-version", "kstat-p", "etc-system"}
     rules = {f["rule"] for f in host["findings"]}
     assert {"ldoms.hybrid-mode", "ldoms.extended-mapin-space", "ldoms.dring-mode"} <= rules
+
+
+def test_parallel_review_gives_the_same_report_as_serial(cli) -> None:
+    serial = json.loads(cli("review", str(CAPTURES), "-f", "json", "-j", "1").stdout)
+    parallel = json.loads(cli("review", str(CAPTURES), "-f", "json", "-j", "2").stdout)
+    assert serial == parallel and len(serial["hosts"]) > 2

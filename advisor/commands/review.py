@@ -10,7 +10,7 @@ from advisor.engine import packs, policy as policy_mod
 from advisor.engine.evaluate import Engine
 from advisor.engine.model import Severity
 from advisor.errors import InputError
-from advisor.pipeline import load_captures, review_capture, summarize
+from advisor.pipeline import load_captures, review_all, summarize
 from advisor.report import json_out, terminal
 from advisor.report.model import Report
 
@@ -35,12 +35,12 @@ def gate(report: Report, fail_on: str, min_score: float | None) -> None:
 
 
 def run_review(paths: list[Path], fmt: str, output: Path | None, fail_on: str, min_score: float | None,
-               policy_path: Path | None, rule_dirs: list[Path]) -> int:
+               policy_path: Path | None, rule_dirs: list[Path], jobs: int = 1) -> int:
     rules = packs.load(rule_dirs)
     engine = Engine(rules, policy_mod.load(policy_path))
     with Loader() as loader:
         captures, input_errors = load_captures(paths, loader)
-        hosts = [review_capture(c, engine) for c in captures]
+        hosts = review_all(captures, engine, jobs, rule_dirs, policy_path)
     report = summarize(hosts, input_errors, len(engine.rules))
     gate(report, fail_on, min_score)
     _write(report, fmt, output)
