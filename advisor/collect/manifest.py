@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
-import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from advisor import yamlfile
 from advisor.errors import InputError
 
 FORMAT = "advisor-capture/1"
@@ -31,20 +31,13 @@ class Manifest(BaseModel):
 
 
 def load(path: Path, shown: str) -> Manifest:
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"{shown}:{mark.line + 1}" if mark else shown
-        raise InputError(f"{where}: not valid YAML ({getattr(exc, 'problem', exc)})") from None
+    data = yamlfile.load(path, InputError, shown)
     if not isinstance(data, dict):
         raise InputError(f"{shown}: manifest must be a mapping")
     try:
         manifest = Manifest.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        loc = ".".join(str(p) for p in first["loc"])
-        raise InputError(f"{shown}: {loc}: {first['msg']}") from None
+        raise InputError(f"{shown}: {yamlfile.first_error(exc)}") from None
     if manifest.format.split("/")[0] != FORMAT.split("/")[0]:
         raise InputError(f"{shown}: unknown capture format {manifest.format!r} (expected {FORMAT})")
     return manifest

@@ -5,9 +5,9 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-import yaml
 from pydantic import ValidationError
 
+from advisor import yamlfile
 from advisor.engine.model import Rule
 from advisor.errors import RulePackError
 
@@ -34,14 +34,7 @@ def _describe(exc: ValidationError, data: list) -> str:
 
 def load_file(path: Path) -> list[Rule]:
     shown = str(path)
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"{shown}:{mark.line + 1}" if mark else shown
-        raise RulePackError(f"{where}: not valid YAML ({getattr(exc, 'problem', exc)})") from None
-    except OSError as exc:
-        raise RulePackError(f"{shown}: cannot read ({exc.strerror})") from None
+    data = yamlfile.load(path, RulePackError)
     if isinstance(data, dict) and "rules" in data:
         data = data["rules"]
     if not isinstance(data, list):

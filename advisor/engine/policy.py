@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from advisor import yamlfile
 from advisor.errors import InputError
 
 
@@ -31,18 +31,8 @@ class Policy(BaseModel):
 def load(path: Path | None) -> Policy:
     if path is None:
         return Policy()
-    shown = str(path)
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except OSError as exc:
-        raise InputError(f"{shown}: cannot read policy ({exc.strerror})") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"{shown}:{mark.line + 1}" if mark else shown
-        raise InputError(f"{where}: not valid YAML ({getattr(exc, 'problem', exc)})") from None
+    data = yamlfile.load(path, InputError) or {}
     try:
         return Policy.model_validate(data)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = ".".join(str(p) for p in err["loc"])
-        raise InputError(f"{shown}: {loc}: {err['msg']}") from None
+        raise InputError(f"{path}: {yamlfile.first_error(exc)}") from None
