@@ -1,0 +1,107 @@
+"""What the Solaris parsers read from each real-format variant."""
+
+from __future__ import annotations
+
+from advisor.parsers import dladm, driver_conf, etc_system, ldm_list, solaris_info, tcp_props
+from conftest import CAPTURES, FIXTURES
+
+P = FIXTURES / "parsers"
+
+
+def read(rel: str) -> str:
+    return (P / rel).read_text()
+
+
+def test_ldm_2x_guest_without_cid_or_norm_columns() -> None:
+    [dom] = ldm_list.parse(read("ldm-list-l/ldm2x-guest.txt")).domains
+    assert dom.name == "ldg3" and dom.ncpu == 8 and dom.flags == {"normal"}
+    assert [r.get("pid") for r in dom.vcpus] == [str(p) for p in range(24, 32)]
+    [vnet] = dom.vnets
+    assert vnet.get("service") == "primary-vsw0@primary" and vnet.get("mtu") == "1500"
+    assert [p.get("peer") for p in vnet.peers] == ["primary-vsw0@primary", "vnet1@ldg2"]
+    assert dom.control["failure-policy"].get("failure-policy") == "ignore"
+    assert "extended-mapin-space" not in dom.control  # ldm 2.x had no such property
+
+
+def _props(rel: str, command: str | None = None) -> dict[tuple[str, str], dladm.LinkProp]:
+    return {(p.link, p.name): p for p in dladm.parse_show_linkprop(read(rel), command)}
+
+
+def test_linkprop_solaris_11_0_effective_rows() -> None:
+    props = _props("dladm-show-linkprop/s11.0-effective-rows.txt")
+    assert props[("net0", "rxfanout-effective")].value == "4"
+    assert props[("net0", "cpus-effective")].value == "0-7"
+    assert props[("net1", "mtu")].value == "9000" and props[("net1", "mtu")].possible == "1500-9000"
+
+
+def test_linkprop_effective_column_and_empty_values() -> None:
+    props = _props("dladm-show-linkprop/s11.1-effective-column.txt")
+    fan = props[("net0", "rxfanout")]
+    assert (fan.value, fan.effective, fan.default) == (None, "8", "8")
+    assert props[("net0", "priority")].possible == "low,medium,high"
+
+
+def test_linkprop_11_4_parseable_with_escaped_colons() -> None:
+    props = _props("dladm-show-linkprop/s11.4-parseable-renamed.txt",
+                   "dladm show-linkprop -c -o link,property,perm,value,effective,default,possible")
+    assert props[("net0", "mac-address")].value == "0:14:4f:f9:c0:a4"
+    assert props[("net0", "rx-fanout")].effective == "8"
+
+
+def test_linkprop_solaris_10_has_no_perm_column() -> None:
+    props = _props("dladm-show-linkprop/s10-no-perm.txt")
+    assert props[("nxge0", "mtu")].value == "1500" and props[("nxge0", "mtu")].perm is None
+
+
+def test_show_phys_and_show_dev() -> None:
+    phys = {p.link: p for p in dladm.parse_show_phys(read("dladm-show-phys/s11.txt"))}
+    assert (phys["net0"].device, phys["net0"].speed_mbps, phys["net2"].state) == ("ixgbe0", 10000, "unknown")
+    dev = {p.link: p for p in dladm.parse_show_phys(read("dladm-show-dev/s10.txt"))}
+    assert dev["nxge0"].speed_mbps == 10000 and dev["e1000g0"].speed_mbps == 1000
+
+
+def test_ipadm_wrapped_possible_column() -> None:
+    props = tcp_props.parse_ipadm(read("ipadm-show-prop-tcp/s11.1-wrapped.txt"))
+    assert (props["send_buf"].value, props["send_buf"].persistent) == ("49152", "1048576")
+    assert props["sack"].value == "active" and "active" not in props
+
+
+def test_ndd_three_forms() -> None:
+    assert tcp_props.parse_ndd(read("ndd-tcp/pairs.txt"))["tcp_recv_hiwat"].value == "49152"
+    assert tcp_props.parse_ndd(read("ndd-tcp/equals.txt"))["tcp_max_buf"].value == "4194304"
+    explorer = tcp_props.parse_ndd(read("ndd-tcp/explorer-lines.txt"))
+    assert explorer["tcp_max_buf"].value == "1048576" and explorer["tcp_recv_hiwat"].line == 2
+
+
+def test_etc_system_values_and_directives() -> None:
+    s = etc_system.parse(read("etc-system/mixed.txt"))
+    assert s["ip:ip_soft_rings_cnt"].value == 8 and s["ip:ip_soft_rings_cnt"].line == 3
+    assert s["ddi_msix_alloc_limit"].value == 8  # 0x8
+    assert s["pcplusmp:apic_intr_policy"].value == 1  # trailing comment dropped
+    assert s["maxusers"].value == 32  # 040 is octal
+    assert "moddebug" not in s  # '|' modifies a bit mask
+
+
+def test_identity_outputs() -> None:
+    assert solaris_info.parse_pkg_entire(read("pkg-entire/s11.4-sru42.txt")).sru == 42
+    p = solaris_info.parse_pkg_entire(read("pkg-entire/s11.1-sru4.txt"))
+    assert (p.release, p.sru) == ("11.1", 4)
+    old = solaris_info.parse_psrinfo(read("psrinfo-pv/s10-no-cores.txt"))
+    assert (old.vcpus, old.cores, old.model) == (8, None, "UltraSPARC-T2")
+    new = solaris_info.parse_psrinfo(read("psrinfo-pv/s11-cores.txt"))
+    assert (new.vcpus, new.cores, new.threads_per_core) == (32, 4, 8)
+    assert solaris_info.parse_virtinfo(read("virtinfo/control.txt")).roles == {"control", "i/o", "service", "root"}
+    assert solaris_info.parse_virtinfo(read("virtinfo/guest.txt")).domain_name == "ldg2"
+    r = solaris_info.parse_release(read("release/s10-5-09-x86.txt"))
+    assert (r.major, r.update, r.arch) == (10, "5/09", "X86")
+    assert solaris_info.parse_showrev(read("showrev-p/s10.txt")).revisions["150031"][0] == 9
+    u = solaris_info.parse_uname(read("uname-a/s10-x86.txt"))
+    assert (u.release, u.machine) == ("5.10", "i86pc")
+
+
+def test_driver_conf() -> None:
+    tuned = driver_conf.parse((CAPTURES / "x4270-s10-tuned/driver-nxge.conf").read_text())
+    assert tuned["soft-lso-enable"] == ("1", 5)
+    assert "soft-lso-enable" not in driver_conf.parse((CAPTURES / "x4270-s10-untuned/driver-nxge.conf").read_text())
+    multi = driver_conf.parse('name="pciex8086,10fb" parent="/pci@0"\n  unit-address="0" flow_control = 1;\n')
+    assert multi["flow_control"] == ("1", 1) and multi["unit-address"] == ("0", 1)
