@@ -50,7 +50,7 @@ def review_capture(capture: Capture, engine: Engine) -> HostReport:
         detected=_detected(built.facts), score=scoring.score(results),
         status="error" if errors else ("findings" if findings else "clean"),
         counts=scoring.counts(results), results=results, findings=findings, errors=errors,
-        not_collected=not_collected,
+        not_collected=not_collected, unused=built.unused,
     )
 
 

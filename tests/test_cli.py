@@ -198,3 +198,14 @@ def test_parallel_review_gives_the_same_report_as_serial(cli) -> None:
     serial = json.loads(cli("review", str(CAPTURES), "-f", "json", "-j", "1").stdout)
     parallel = json.loads(cli("review", str(CAPTURES), "-f", "json", "-j", "2").stdout)
     assert serial == parallel and len(serial["hosts"]) > 2
+
+
+def test_known_files_no_rule_reads_are_listed_not_errors(cli, tmp_path: Path) -> None:
+    bundle = tmp_path / "with-extras"
+    shutil.copytree(TUNED, bundle)
+    (bundle / "ldm-list-bindings-e.txt").write_text("NAME  STATE  FLAGS\n")
+    (bundle / "ethtool-k@eth0.txt").write_text("Features for eth0:\n")
+    res = cli("review", str(bundle), "-f", "json")
+    assert res.returncode == 0, res.stderr
+    host = json.loads(res.stdout)["hosts"][0]
+    assert sorted(host["unused"]) == [f"{bundle}/ethtool-k@eth0.txt", f"{bundle}/ldm-list-bindings-e.txt"]

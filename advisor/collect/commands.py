@@ -25,16 +25,31 @@ COMMANDS: dict[str, str] = {
     "etc-system": "cat /etc/system",
     "ndd-tcp": "ndd -get /dev/tcp tcp_recv_hiwat tcp_xmit_hiwat tcp_max_buf",
     "ipadm-show-prop-tcp": "ipadm show-prop tcp",
+    # Canonical names of other platforms (DESIGN.md); known, not yet read by any rule.
+    "xm-vcpu-list": "xm vcpu-list",
+    "xl-vcpu-list": "xl vcpu-list",
+    "xm-info": "xm info",
+    "xl-info": "xl info",
+    "xm-list": "xm list",
+    "xl-list": "xl list",
+    "brctl-show": "brctl show",
+    "ip-link": "ip -o link",
+    "sysctl-net": "sysctl -a (net.)",
+    "lspci-vv": "lspci -vv",
+    "lanscan": "lanscan",
 }
 
 # Per-instance outputs: `driver-<name>.conf`, `ethtool-k@<if>.txt`, ...
 _DRIVER_CONF = re.compile(r"^driver-([a-z0-9_]+)\.conf$")
+_PER_INTERFACE = re.compile(r"^(ethtool-k|ethtool-c|nwmgr-vmtu|lanadmin-vmtu)@([\w.:-]+)\.txt$")
 
 
 def command_id_for_name(name: str) -> str | None:
     """The command id a canonical bundle file name stands for, or None."""
     if m := _DRIVER_CONF.match(name):
         return f"driver-{m.group(1)}"
+    if m := _PER_INTERFACE.match(name):
+        return f"{m.group(1)}@{m.group(2)}"
     if name == "ldm-list-constraints-x.xml":
         return "ldm-list-constraints-x"
     if name.endswith(".txt") and name[:-4] in COMMANDS:

@@ -28,32 +28,37 @@ _VIRTUAL_DRIVERS = {"vnet", "vsw", "vnic", "aggr", "etherstub", "iptun", "simnet
 class Built:
     facts: HostFacts
     errors: list[str] = field(default_factory=list)
+    unused: list[str] = field(default_factory=list)
 
 
-def parse_outputs(capture: Capture) -> tuple[dict[str, Any], list[str]]:
+def parse_outputs(capture: Capture) -> tuple[dict[str, Any], list[str], list[str]]:
+    """Parsed outputs, errors, and the files no rule reads yet (not errors)."""
     parsed: dict[str, Any] = {}
     errors: list[str] = []
+    unused: list[str] = []
     for command_id, output in capture.outputs.items():
+        if command_id != "kstat-p" and parser_for(command_id) is None:
+            unused.append(output.file)
+            continue
         try:
             parsed[command_id] = _parse_one(command_id, output)
         except ParseError as exc:
             errors.append(exc.located(output.file).location_message())
         except UnicodeError as exc:
             errors.append(f"{output.file}: not text ({exc.reason})")
-    return parsed, errors
+    return parsed, errors, unused
 
 
 def _parse_one(command_id: str, output: RawOutput) -> Any:
     if command_id == "kstat-p":
         return kstat.parse_stream(output.lines(), kstat_facts.wanted, kstat_facts.MODULES)
     parser = parser_for(command_id)
-    if parser is None:
-        raise ParseError(f"advisor has no parser for {command_id} yet")
+    assert parser is not None
     return parser(output)
 
 
 def build(capture: Capture, auto_inter_vnet_limit: int = 8) -> Built:
-    parsed, errors = parse_outputs(capture)
+    parsed, errors, unused = parse_outputs(capture)
     facts = HostFacts(host=capture.host, inputs=sorted(parsed))
     files = {cid: out.file for cid, out in capture.outputs.items()}
     _identity(facts, parsed, files)
@@ -61,7 +66,7 @@ def build(capture: Capture, auto_inter_vnet_limit: int = 8) -> Built:
     _kstat(facts, parsed, files)
     _tunables(facts, parsed, files)
     _ldoms(facts, parsed, files, auto_inter_vnet_limit)
-    return Built(facts, errors)
+    return Built(facts, errors, unused)
 
 
 def _ev(files: dict[str, str], cid: str, line: int) -> str:

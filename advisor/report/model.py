@@ -66,6 +66,7 @@ class HostReport(BaseModel):
     findings: list[Finding]
     errors: list[str]  # files that could not be read: exit status 2
     not_collected: list[str] = []  # commands that ran but gave no output (not found, no privilege)
+    unused: list[str] = []  # files recognized but read by no rule yet
 
 
 class Tool(BaseModel):

@@ -133,6 +133,8 @@ def render(report: Report, console: Output) -> None:
             console.print(_fields([("error", e) for e in h.errors], style="red"))
         if h.not_collected:
             console.print(_fields([("no data", m) for m in h.not_collected]))
+        if h.unused:
+            console.print(_fields([("not read", f"{f} (no rule uses it yet)") for f in h.unused]))
         console.print()
         if not h.findings:
             console.print(Text("  No findings.", style="green"))
