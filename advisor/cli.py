@@ -66,6 +66,109 @@ def review(
     raise typer.Exit(code)
 
 
+HostsArg = Annotated[Optional[list[str]], typer.Argument(help="Hosts: host, user@host, or ~/.ssh/config aliases.")]
+PortOpt = Annotated[Optional[int], typer.Option("--port", "-p", help="SSH port of the named hosts.")]
+IdentityOpt = Annotated[Optional[Path], typer.Option("--identity", "-i", help="Private key file (else IdentityFile, ssh-agent, default keys).")]
+HostsFileOpt = Annotated[Optional[Path], typer.Option("--hosts-file", help="File with one host per line.")]
+InventoryOpt = Annotated[Optional[Path], typer.Option("--inventory", help="JSON from `ansible-inventory --list`.")]
+ParallelOpt = Annotated[int, typer.Option("--parallel", min=1, help="Hosts collected at once.")]
+AcceptNewOpt = Annotated[bool, typer.Option("--accept-new-host-keys", help="Accept and record unknown host keys (never changed ones).")]
+KnownHostsOpt = Annotated[Optional[Path], typer.Option("--known-hosts", help="known_hosts file (default ~/.ssh/known_hosts).")]
+SshConfigOpt = Annotated[Optional[Path], typer.Option("--ssh-config", help="ssh_config file (default ~/.ssh/config).")]
+SudoOpt = Annotated[bool, typer.Option("--sudo", help="Run ldm and ndd with `sudo -n` (never prompts).")]
+PfexecOpt = Annotated[bool, typer.Option("--pfexec", help="Run ldm and ndd with pfexec (Solaris RBAC).")]
+ConnectTimeoutOpt = Annotated[float, typer.Option("--connect-timeout", min=1, help="Seconds to connect and authenticate.")]
+CommandTimeoutOpt = Annotated[float, typer.Option("--command-timeout", min=1, help="Seconds each command may run.")]
+
+
+def _live_setup(hosts, port, identity, hosts_file, inventory, accept_new, known_hosts, ssh_config, sudo, pfexec,
+                connect_timeout, command_timeout):
+    from advisor.collect.ssh import SshOptions
+    from advisor.collect.targets import from_hosts_file, from_inventory, parse_spec
+    from advisor.errors import InputError
+
+    if sudo and pfexec:
+        raise InputError("--sudo and --pfexec exclude each other")
+    targets = [parse_spec(h) for h in hosts or []]
+    if hosts_file:
+        targets += from_hosts_file(hosts_file)
+    if inventory:
+        targets += from_inventory(inventory)
+    if not targets:
+        raise InputError("no hosts: name some, or give --hosts-file or --inventory")
+    options = SshOptions(ssh_config=ssh_config, known_hosts=known_hosts, accept_new_host_keys=accept_new,
+                         identity=identity, port=port, connect_timeout=connect_timeout, command_timeout=command_timeout)
+    return targets, options, "sudo" if sudo else "pfexec" if pfexec else None
+
+
+@app.command()
+def audit(
+    hosts: HostsArg = None,
+    port: PortOpt = None,
+    identity: IdentityOpt = None,
+    hosts_file: HostsFileOpt = None,
+    inventory: InventoryOpt = None,
+    parallel: ParallelOpt = 16,
+    save_capture: Annotated[Optional[Path], typer.Option("--save-capture", help="Keep the bundles in this folder.")] = None,
+    accept_new_host_keys: AcceptNewOpt = False,
+    known_hosts: KnownHostsOpt = None,
+    ssh_config: SshConfigOpt = None,
+    sudo: SudoOpt = False,
+    pfexec: PfexecOpt = False,
+    connect_timeout: ConnectTimeoutOpt = 10.0,
+    command_timeout: CommandTimeoutOpt = 300.0,
+    fmt: Annotated[Format, typer.Option("--format", "-f", help="Report format.")] = Format.table,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the report to this file.")] = None,
+    fail_on: Annotated[FailOn, typer.Option("--fail-on", help="Exit 1 when a finding of this severity or worse exists.")] = FailOn.never,
+    min_score: Annotated[Optional[float], typer.Option("--min-score", help="Exit 1 when a host scores below this.")] = None,
+    policy: PolicyOpt = None,
+    rules: RulesOpt = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, help="Review in this many processes (0: one per CPU).")] = 0,
+) -> None:
+    """Collect from live hosts over SSH (read-only commands) and report as review does."""
+    import os
+
+    from advisor.commands.audit import run_audit
+
+    try:
+        targets, options, privilege = _live_setup(hosts, port, identity, hosts_file, inventory, accept_new_host_keys,
+                                                  known_hosts, ssh_config, sudo, pfexec, connect_timeout, command_timeout)
+        code = run_audit(targets, options, privilege, parallel, save_capture, fmt.value, output, fail_on.value,
+                         min_score, policy, rules or [], jobs or os.cpu_count() or 1)
+    except AdvisorError as exc:
+        _die(str(exc))
+    raise typer.Exit(code)
+
+
+@app.command()
+def collect(
+    hosts: HostsArg = None,
+    out_dir: Annotated[Path, typer.Option("--output", "-o", help="Folder for the bundles (one per host).")] = Path("captures"),
+    port: PortOpt = None,
+    identity: IdentityOpt = None,
+    hosts_file: HostsFileOpt = None,
+    inventory: InventoryOpt = None,
+    parallel: ParallelOpt = 16,
+    accept_new_host_keys: AcceptNewOpt = False,
+    known_hosts: KnownHostsOpt = None,
+    ssh_config: SshConfigOpt = None,
+    sudo: SudoOpt = False,
+    pfexec: PfexecOpt = False,
+    connect_timeout: ConnectTimeoutOpt = 10.0,
+    command_timeout: CommandTimeoutOpt = 300.0,
+) -> None:
+    """Save capture bundles (with manifest.yaml) of live hosts for a later review."""
+    from advisor.commands.audit import run_collect
+
+    try:
+        targets, options, privilege = _live_setup(hosts, port, identity, hosts_file, inventory, accept_new_host_keys,
+                                                  known_hosts, ssh_config, sudo, pfexec, connect_timeout, command_timeout)
+        code = run_collect(targets, options, privilege, parallel, out_dir)
+    except AdvisorError as exc:
+        _die(str(exc))
+    raise typer.Exit(code)
+
+
 @rules_app.command("list")
 def rules_list(rules: RulesOpt = None) -> None:
     """List every rule: id, severity, subject, title."""

@@ -82,6 +82,12 @@ def review_all(captures: list[Capture], engine: Engine, jobs: int,
         return list(pool.map(_review_in_worker, captures, chunksize=max(1, len(captures) // (jobs * 8))))
 
 
+def unreachable(host: str, source: str, reason: str) -> HostReport:
+    """The report of a host that could not be collected."""
+    return HostReport(host=host, source=source, platform="unknown", detected=Detected(), score=None,
+                      status="unreachable", counts=scoring.counts([]), results=[], findings=[], errors=[reason])
+
+
 def summarize(hosts: list[HostReport], input_errors: list[str], rules: int) -> Report:
     findings = {s.value: 0 for s in SEVERITY_ORDER}
     for h in hosts:

@@ -15,6 +15,7 @@ FORMAT = "advisor-capture/1"
 
 class ManifestCommand(BaseModel):
     model_config = ConfigDict(extra="ignore")
+    id: str | None = None  # command id, written by advisor collect; else found from file or command
     file: str | None = None
     command: str
     exit_status: int | None = None

@@ -16,7 +16,19 @@ from advisor.collect.commands import COMMANDS, command_id_for_name, command_line
 from advisor.collect.identify import identify
 from advisor.errors import InputError
 
-_BY_COMMAND_LINE = {line: cid for cid, line in COMMANDS.items()}
+def _command_lines() -> dict[str, str]:
+    from advisor.collect import allowlist
+
+    lines = {line: cid for cid, line in COMMANDS.items()}
+    for _platform, commands in allowlist.PLATFORMS.values():
+        for c in commands:
+            for line in filter(None, (c.line, c.fallback)):
+                for privilege in (None, "sudo", "pfexec"):
+                    lines[allowlist.wrapped(c, line, privilege)] = c.id
+    return lines
+
+
+_BY_COMMAND_LINE = _command_lines()
 
 
 class Loader:
@@ -56,14 +68,14 @@ class Loader:
         entries = [p for p in dest.iterdir() if not p.name.startswith("._")]
         inner = entries[0] if len(entries) == 1 and entries[0].is_dir() else dest
         host = inner.name if inner is not dest else _strip_archive_suffix(path.name)
-        return [_load_bundle(inner, shown, host, shown_prefix=shown)]
+        return [load_bundle(inner, shown, host, shown_prefix=shown)]
 
     def _load_dir(self, path: Path, shown: str) -> list[Capture]:
         if explorer.is_explorer_root(path):
             return [_load_explorer(path, shown, explorer.host_from_name(path.name))]
         files = [p for p in path.iterdir() if p.is_file() and not p.name.startswith(".")]
         if files:
-            return [_load_bundle(path, shown, path.name)]
+            return [load_bundle(path, shown, path.name)]
         captures: list[Capture] = []
         for child in sorted(path.iterdir()):
             if child.name.startswith("."):
@@ -99,7 +111,8 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _load_bundle(root: Path, shown: str, host: str, shown_prefix: str | None = None) -> Capture:
+def load_bundle(root: Path, shown: str, host: str, shown_prefix: str | None = None) -> Capture:
+    """One bundle folder; files are shown to the user as <shown_prefix>/<name>."""
     prefix = shown_prefix or shown
 
     def show(p: Path) -> str:
@@ -128,18 +141,16 @@ def _load_bundle(root: Path, shown: str, host: str, shown_prefix: str | None = N
 
 
 def _add_manifest_entry(capture: Capture, root: Path, entry: manifest_mod.ManifestCommand, show) -> None:
-    command_id = (command_id_for_name(entry.file) if entry.file else None) or _BY_COMMAND_LINE.get(entry.command)
+    command_id = entry.id or (command_id_for_name(entry.file) if entry.file else None) or _BY_COMMAND_LINE.get(entry.command)
     if command_id is None and entry.file:
         command_id = Path(entry.file).stem
     if command_id is None:
         capture.errors.append(f"{capture.source}/manifest.yaml: command {entry.command!r} has no file")
         return
-    if entry.exit_status not in (None, 0):
-        reason = (entry.stderr.strip().splitlines() or [f"exit status {entry.exit_status}"])[0]
+    if entry.exit_status not in (None, 0) or not entry.file:
+        fallback = f"exit status {entry.exit_status}" if entry.exit_status else "no output file recorded"
+        reason = (entry.stderr.strip().splitlines() or [fallback])[0]
         capture.missing[command_id] = Missing(command_id, entry.command, reason)
-        return
-    if not entry.file:
-        capture.missing[command_id] = Missing(command_id, entry.command, "no output file recorded")
         return
     path = root / entry.file
     if not path.resolve().is_relative_to(root.resolve()):

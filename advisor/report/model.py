@@ -60,7 +60,7 @@ class HostReport(BaseModel):
     platform: str
     detected: Detected
     score: float | None
-    status: Literal["clean", "findings", "error"]
+    status: Literal["clean", "findings", "error", "unreachable"]
     counts: Counts
     results: list[Result]
     findings: list[Finding]

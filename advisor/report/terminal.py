@@ -14,7 +14,7 @@ from rich.text import Text
 from advisor.report.model import Finding, HostReport, Report
 
 _STYLE = {"critical": "bold white on red", "high": "bold red", "medium": "yellow", "low": "cyan", "info": "dim"}
-_STATUS_STYLE = {"clean": "green", "findings": "yellow", "error": "red"}
+_STATUS_STYLE = {"clean": "green", "findings": "yellow", "error": "red", "unreachable": "red"}
 
 
 class Output:

@@ -1,0 +1,97 @@
+"""Collecting one host over SSH into a capture bundle.
+
+The bundle is written into a hidden temporary folder and renamed into place
+when complete (files 0600, folders 0700), with a manifest recording each
+command, its exit status, stderr and the sha256 of its output. A command
+that is not found, not permitted or times out is recorded as missing data.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import secrets
+import shutil
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+import yaml
+
+from advisor.collect import allowlist
+from advisor.collect.ssh import CollectError, CommandTimeout, Session, SshOptions, KnownHosts, resolve
+from advisor.collect.targets import Target
+
+STDERR_KEPT = 2000
+
+
+@dataclass
+class Collected:
+    target: Target
+    bundle: Path | None = None
+    error: str | None = None
+
+
+def _safe_name(alias: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "._-" else "_" for ch in alias) or "host"
+
+
+def _write_private(path: Path, data: bytes) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+
+
+def _run_command(session: Session, command: allowlist.Command, privilege: str | None) -> tuple[str, int | None, bytes, str]:
+    line = allowlist.wrapped(command, command.line, privilege)
+    try:
+        status, out, err = session.run(line)
+        if status != 0 and command.fallback:
+            line = allowlist.wrapped(command, command.fallback, privilege)
+            status, out, err = session.run(line)
+    except CommandTimeout:
+        return line, None, b"", f"timed out after {session.options.command_timeout:g} s"
+    return line, status, out, err
+
+
+def collect_host(target: Target, options: SshOptions, dest: Path, privilege: str | None = None,
+                 known: KnownHosts | None = None) -> Collected:
+    """Writes dest/<alias>/ (replacing an older bundle of that host)."""
+    endpoint = resolve(target.spec, options, hostname=target.hostname, port=target.port, user=target.user)
+    final = dest / _safe_name(target.alias)
+    tmp = dest / f".{final.name}.{secrets.token_hex(4)}.tmp"
+    try:
+        with Session(endpoint, options, known) as session:
+            status, out, _ = session.run(allowlist.DETECT.line, timeout=options.connect_timeout + 20)
+            system = out.decode("utf-8", "replace").strip()
+            if status != 0 or system not in allowlist.PLATFORMS:
+                raise CollectError(f"{target.alias}: platform {system or '?'!r} is not audited by this release")
+            _platform, commands = allowlist.PLATFORMS[system]
+            dest.mkdir(mode=0o700, parents=True, exist_ok=True)
+            tmp.mkdir(mode=0o700)
+            entries = [_collect_one(session, c, privilege, tmp) for c in commands]
+        manifest = {"format": "advisor-capture/1", "host": target.alias,
+                    "collected_at": datetime.now(timezone.utc).replace(microsecond=0).isoformat(),
+                    "commands": entries}
+        _write_private(tmp / "manifest.yaml", yaml.safe_dump(manifest, sort_keys=False).encode())
+        if final.exists():
+            shutil.rmtree(final)
+        tmp.rename(final)
+        return Collected(target, bundle=final)
+    except CollectError as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        return Collected(target, error=str(exc))
+
+
+def _collect_one(session: Session, command: allowlist.Command, privilege: str | None, folder: Path) -> dict:
+    line, status, out, err = _run_command(session, command, privilege)
+    entry: dict = {"id": command.id, "file": None, "command": line, "exit_status": status,
+                   "stderr": err.strip()[:STDERR_KEPT]}
+    if status == 0 and not out.strip():
+        entry["stderr"] = entry["stderr"] or "no output"  # recorded as missing data, not parsed
+    elif status == 0:
+        name = allowlist.file_name(command)
+        _write_private(folder / name, out)
+        entry["file"] = name
+        entry["sha256"] = hashlib.sha256(out).hexdigest()
+    return entry

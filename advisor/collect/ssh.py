@@ -1,0 +1,220 @@
+"""SSH connections for live collection (paramiko is imported here only).
+
+Host keys are checked against known_hosts: an unknown key is refused unless
+the user opted in (`--accept-new-host-keys`, OpenSSH's accept-new); a changed
+key is always refused. `~/.ssh/config` is honoured for Host aliases, HostName,
+User, Port, IdentityFile, ProxyJump (any number of hops) and ConnectTimeout.
+Keys come from -i, IdentityFile, ssh-agent or the default key files; advisor
+never asks for or handles a password or passphrase.
+"""
+
+from __future__ import annotations
+
+import getpass
+import socket
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import paramiko
+
+MAX_OUTPUT_BYTES = 512 << 20
+
+
+class CollectError(Exception):
+    """This host cannot be collected; the message says why, in one line."""
+
+
+class CommandTimeout(Exception):
+    pass
+
+
+@dataclass
+class SshOptions:
+    ssh_config: Path | None = None
+    known_hosts: Path | None = None
+    accept_new_host_keys: bool = False
+    identity: Path | None = None
+    port: int | None = None
+    user: str | None = None
+    connect_timeout: float = 10.0
+    command_timeout: float = 300.0
+
+
+@dataclass
+class Endpoint:
+    """Where to connect, after ~/.ssh/config."""
+
+    alias: str
+    hostname: str
+    port: int
+    user: str
+    identities: list[str] = field(default_factory=list)
+    jumps: list[str] = field(default_factory=list)
+    connect_timeout: float = 10.0
+
+
+def _config(options: SshOptions) -> paramiko.SSHConfig:
+    path = options.ssh_config or Path("~/.ssh/config").expanduser()
+    if path.is_file():
+        return paramiko.SSHConfig.from_path(str(path))
+    return paramiko.SSHConfig()
+
+
+def resolve(target: str, options: SshOptions, *, hostname: str | None = None, port: int | None = None,
+            user: str | None = None, top_level: bool = True) -> Endpoint:
+    """`[user@]alias` -> endpoint, through ~/.ssh/config. Command-line -p/-i/user
+    apply to the target itself, not to jump hosts."""
+    at_user, _, alias = target.rpartition("@")
+    cfg = _config(options).lookup(alias)
+    jumps = [j.strip() for j in cfg.get("proxyjump", "").split(",") if j.strip() and j.strip() != "none"]
+    timeout = float(cfg["connecttimeout"]) if "connecttimeout" in cfg else options.connect_timeout
+    chosen_port = port or (options.port if top_level else None) or int(cfg.get("port", 22))
+    chosen_user = user or at_user or (options.user if top_level else None) or cfg.get("user") or getpass.getuser()
+    identities = [str(options.identity)] if (top_level and options.identity) else list(cfg.get("identityfile", []))
+    return Endpoint(alias=alias, hostname=hostname or cfg.get("hostname", alias), port=chosen_port,
+                    user=chosen_user, identities=[str(Path(i).expanduser()) for i in identities],
+                    jumps=jumps, connect_timeout=timeout)
+
+
+class KnownHosts:
+    """known_hosts shared by the threads of one run; new keys are appended
+    only when the user opted in."""
+
+    def __init__(self, options: SshOptions):
+        self.path = options.known_hosts or Path("~/.ssh/known_hosts").expanduser()
+        self.accept_new = options.accept_new_host_keys
+        self.lock = threading.Lock()
+
+    def policy(self) -> paramiko.MissingHostKeyPolicy:
+        known = self
+
+        class _Policy(paramiko.MissingHostKeyPolicy):
+            def missing_host_key(self, client, hostname, key):  # type: ignore[no-untyped-def]
+                if not known.accept_new:
+                    raise CollectError(f"unknown host key for {hostname} ({key.get_name()}); refused: add it to "
+                                       f"{known.path} or use --accept-new-host-keys")
+                with known.lock:
+                    known.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+                    with known.path.open("a") as fh:
+                        fh.write(f"{hostname} {key.get_name()} {key.get_base64()}\n")
+                client.get_host_keys().add(hostname, key.get_name(), key)
+
+        return _Policy()
+
+    def load_into(self, client: paramiko.SSHClient) -> None:
+        if self.path.is_file():
+            client.load_host_keys(str(self.path))
+        system = Path("/etc/ssh/ssh_known_hosts")
+        if system.is_file():
+            client.load_system_host_keys(str(system))
+
+
+class Session:
+    """An authenticated connection to one host, through its jump hosts."""
+
+    def __init__(self, endpoint: Endpoint, options: SshOptions, known: KnownHosts | None = None):
+        self.endpoint = endpoint
+        self.options = options
+        self.known = known or KnownHosts(options)
+        self.clients: list[paramiko.SSHClient] = []
+
+    def __enter__(self) -> "Session":
+        try:
+            chain = [resolve(h, self.options, top_level=False) for h in self.endpoint.jumps] + [self.endpoint]
+            sock = None
+            for i, ep in enumerate(chain):
+                client = self._connect(ep, sock)
+                if i + 1 < len(chain):
+                    sock = self._tunnel(client, chain[i + 1], ep)
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for client in reversed(self.clients):
+            client.close()
+
+    @staticmethod
+    def _tunnel(via: paramiko.SSHClient, nxt: Endpoint, hop: Endpoint) -> paramiko.Channel:
+        transport = via.get_transport()
+        assert transport is not None
+        try:
+            return transport.open_channel("direct-tcpip", (nxt.hostname, nxt.port), ("127.0.0.1", 0),
+                                          timeout=nxt.connect_timeout)
+        except (paramiko.SSHException, OSError) as exc:
+            raise CollectError(f"jump host {hop.alias} cannot reach {nxt.hostname}:{nxt.port} ({exc})") from None
+
+    def _connect(self, ep: Endpoint, sock: paramiko.Channel | None) -> paramiko.SSHClient:
+        client = paramiko.SSHClient()
+        self.known.load_into(client)
+        client.set_missing_host_key_policy(self.known.policy())
+        self.clients.append(client)
+        where = f"{ep.user}@{ep.hostname}:{ep.port}"
+        try:
+            client.connect(ep.hostname, port=ep.port, username=ep.user, key_filename=ep.identities or None,
+                           timeout=ep.connect_timeout, banner_timeout=ep.connect_timeout,
+                           auth_timeout=ep.connect_timeout, sock=sock, allow_agent=True,
+                           look_for_keys=not ep.identities, passphrase=None)
+        except CollectError:
+            raise
+        except paramiko.BadHostKeyException:
+            raise CollectError(f"host key for {ep.hostname} has changed; refused (if the change is expected, "
+                               f"remove the old key from {self.known.path})") from None
+        except paramiko.PasswordRequiredException:
+            raise CollectError(f"{where}: the key needs a passphrase; load it into ssh-agent") from None
+        except paramiko.AuthenticationException:
+            raise CollectError(f"{where}: authentication failed (keys and ssh-agent tried; advisor uses no passwords)") from None
+        except (socket.timeout, TimeoutError):
+            raise CollectError(f"{where}: connection timed out after {ep.connect_timeout:g} s") from None
+        except (paramiko.SSHException, OSError, EOFError) as exc:
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise CollectError(f"{where}: cannot connect ({reason})") from None
+        return client
+
+    def run(self, line: str, timeout: float | None = None) -> tuple[int | None, bytes, str]:
+        """Exit status, stdout and stderr of one command; CommandTimeout when it
+        runs longer than the timeout (the channel is closed)."""
+        transport = self.clients[-1].get_transport()
+        if transport is None or not transport.is_active():
+            raise CollectError(f"{self.endpoint.alias}: connection lost")
+        limit = timeout or self.options.command_timeout
+        try:
+            chan = transport.open_session(timeout=self.endpoint.connect_timeout)
+            chan.exec_command(line)
+        except (paramiko.SSHException, OSError, EOFError) as exc:
+            raise CollectError(f"{self.endpoint.alias}: connection lost ({exc})") from None
+        return _read(chan, limit, self.endpoint.alias)
+
+
+def _read(chan: paramiko.Channel, limit: float, alias: str) -> tuple[int | None, bytes, str]:
+    deadline = time.monotonic() + limit
+    out, err = bytearray(), bytearray()
+    chan.settimeout(0.2)
+    try:
+        while True:
+            while chan.recv_stderr_ready():
+                err += chan.recv_stderr(65536)
+            try:
+                data = chan.recv(1 << 16)
+            except socket.timeout:
+                data = None
+            if data:
+                out += data
+                if len(out) > MAX_OUTPUT_BYTES:
+                    raise CollectError(f"{alias}: output larger than {MAX_OUTPUT_BYTES} bytes; stopped")
+            elif data == b"" and chan.exit_status_ready():
+                while chan.recv_stderr_ready():
+                    err += chan.recv_stderr(65536)
+                break
+            elif chan.closed and not chan.exit_status_ready():
+                raise CollectError(f"{alias}: connection lost during a command")
+            if time.monotonic() > deadline:
+                raise CommandTimeout()
+        return chan.recv_exit_status(), bytes(out), err.decode("utf-8", errors="replace")
+    except (OSError, EOFError, paramiko.SSHException) as exc:
+        raise CollectError(f"{alias}: connection lost during a command ({exc})") from None
+    finally:
+        chan.close()

@@ -1,0 +1,58 @@
+#!/bin/sh
+# A stub Solaris host for the SSH tests. Installed under each command name
+# (uname, ldm, kstat, ...). It answers from the capture bundle assigned to the
+# address the client connected to: $ADVISOR_STUB_ROOT/hosts/<address>/.
+# Every command line is appended to $ADVISOR_STUB_ROOT/sent.log.
+root=${ADVISOR_STUB_ROOT:?}
+tool=${0##*/}
+addr=`echo "$SSH_CONNECTION" | awk '{print $3}'`
+host=$root/hosts/$addr
+case "$tool $*" in "cat"|"cat /"[!ek]*) ;; *) echo "$addr $tool $*" >> "$root/sent.log" ;; esac
+
+serve() {  # serve FILE: print it, or behave like a host without that command
+	if [ -f "$host/$1" ]; then
+		if [ -f "$host/.slow" ]; then sleep `cat "$host/.slow"`; fi
+		if [ -f "$host/.drop" ] && [ "$1" = kstat-p.txt ]; then head -c 2000 "$host/$1"; kill -9 $PPID; exit 1; fi
+		/bin/cat "$host/$1"
+		exit 0
+	fi
+	echo "sh: 1: $tool: not found" >&2
+	exit 127
+}
+
+case "$tool $*" in
+"uname -s") echo SunOS ;;
+"uname -a") serve uname-a.txt ;;
+"cat /etc/release") serve release.txt ;;
+"cat /etc/system") [ -f "$host/etc-system.txt" ] && serve etc-system.txt
+	echo "cat: cannot open /etc/system: No such file or directory" >&2; exit 2 ;;
+"cat /kernel/drv/"*) f=`basename "$1" .conf`; [ -f "$host/driver-$f.conf" ] && serve "driver-$f.conf"
+	echo "cat: cannot open $1: No such file or directory" >&2; exit 2 ;;
+"virtinfo -a") serve virtinfo.txt ;;
+"psrinfo -pv") serve psrinfo-pv.txt ;;
+"pkg info entire") serve pkg-entire.txt ;;
+"showrev -p") serve showrev-p.txt ;;
+"ldm -V") serve ldm-version.txt ;;
+"ldm list -l -p") serve ldm-list-l-p.txt ;;
+"dladm show-phys") serve dladm-show-phys.txt ;;
+"dladm show-dev") serve dladm-show-dev.txt ;;
+"dladm show-linkprop -c -o "*)
+	if [ -f "$host/dladm-show-linkprop.txt" ] && ! head -1 "$host/dladm-show-linkprop.txt" | grep -q '^LINK'; then
+		serve dladm-show-linkprop.txt
+	fi
+	echo "dladm: invalid field(s) specified" >&2; exit 1 ;;
+"dladm show-linkprop")
+	if [ -f "$host/dladm-show-linkprop.txt" ] && head -1 "$host/dladm-show-linkprop.txt" | grep -q '^LINK'; then
+		serve dladm-show-linkprop.txt
+	fi
+	echo "dladm: no table form stored" >&2; exit 1 ;;
+"kstat -p") serve kstat-p.txt ;;
+"ipadm show-prop tcp") serve ipadm-show-prop-tcp.txt ;;
+"ndd -get /dev/tcp "*) [ -f "$host/ndd-tcp.txt" ] || { echo "sh: 1: ndd: not found" >&2; exit 127; }
+	awk -v p="$3" '$1 == p { v = $NF } END { if (v == "") exit 1; print v }' "$host/ndd-tcp.txt" ;;
+"sudo -n "*) if [ -f "$host/.sudo-denied" ]; then echo "sudo: a password is required" >&2; exit 1; fi
+	shift; exec "$@" ;;
+"pfexec "*) shift; exec "$@" ;;
+"cat"|"cat "*) exec /bin/cat "$@" ;;  # any other cat (login scripts) is the real one
+*) echo "stub: unexpected command: $tool $*" >&2; exit 99 ;;
+esac

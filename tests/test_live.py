@@ -1,0 +1,192 @@
+"""Live collection against a real OpenSSH sshd on loopback serving stub hosts."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import stat
+from pathlib import Path
+
+import pytest
+import yaml
+
+from advisor.collect import allowlist
+from advisor.collect.live import collect_host
+from advisor.collect.ssh import Session, SshOptions
+from advisor.collect.targets import Target
+from conftest import CAPTURES, run_cli
+from sshd_harness import Sshd, keygen, ssh_config
+
+if not Path("/usr/sbin/sshd").exists() and not shutil.which("sshd"):
+    raise RuntimeError("the SSH tests need an OpenSSH server: run sh tests/install-sshd.sh")
+
+# Live collection asks for `ldm list -l -p`: these bundles carry that form.
+TUNED, CROWDED, GUEST = CAPTURES / "t5-primary-tuned", CAPTURES / "t2-primary-crowded", CAPTURES / "s11-guest-untuned"
+
+
+@pytest.fixture(scope="module")
+def sshd(tmp_path_factory):
+    server = Sshd(tmp_path_factory.mktemp("sshd"), [f"127.0.0.{i}" for i in range(2, 9)],
+                  extra_config="Match LocalAddress 127.0.0.8\n    DenyUsers *\n")
+    server.assign("127.0.0.2", TUNED)
+    server.assign("127.0.0.3", CROWDED)
+    server.assign("127.0.0.4", CROWDED, "sudo-denied")
+    server.assign("127.0.0.5", GUEST, "drop")
+    server.assign("127.0.0.6", CAPTURES / "s10-guest-untuned", "slow=4")
+    server.assign("127.0.0.7", GUEST)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def access(sshd, tmp_path):
+    """known_hosts with every stub address, and the user key."""
+    known = tmp_path / "known_hosts"
+    known.write_text("".join(sshd.known_hosts_line(a) for a in sshd.addresses))
+    return ["--known-hosts", str(known), "-i", str(sshd.userkey), "-p", str(sshd.port)]
+
+
+def _comparable(host: dict) -> dict:
+    def strip(ev: str) -> str:
+        return ev.rsplit("/", 1)[-1]
+    me = f"host {host['host']}"
+
+    def subject(item: dict) -> dict:
+        return {**item, "subject": "host" if item["subject"] == me else item["subject"]}
+
+    findings = [subject({**f, "evidence": [strip(e) for e in f["evidence"]]}) for f in host["findings"]]
+    return {"score": host["score"], "platform": host["platform"], "counts": host["counts"],
+            "results": [subject(r) for r in host["results"]], "findings": findings,
+            "detected": {k: v for k, v in host["detected"].items()}}
+
+
+def test_audit_reports_exactly_what_review_reports(sshd, access) -> None:
+    live = run_cli("audit", "root@127.0.0.2", *access, "-f", "json")
+    assert live.returncode == 0, live.stderr
+    offline = run_cli("review", str(TUNED), "-f", "json")
+    [a], [r] = json.loads(live.stdout)["hosts"], json.loads(offline.stdout)["hosts"]
+    assert a["host"] == "127.0.0.2" and a["source"] == "ssh://127.0.0.2"
+    assert _comparable(a) == _comparable(r)
+    for address, bundle in (("127.0.0.7", GUEST), ("127.0.0.3", CROWDED)):
+        live_host = json.loads(run_cli("audit", address, *access, "-f", "json").stdout)["hosts"][0]
+        review_host = json.loads(run_cli("review", str(bundle), "-f", "json").stdout)["hosts"][0]
+        assert live_host["findings"] and _comparable(live_host) == _comparable(review_host)
+
+
+def test_unknown_host_key_is_refused_unless_accepted(sshd, tmp_path) -> None:
+    known = tmp_path / "known_hosts"
+    base = ["127.0.0.2", "-i", str(sshd.userkey), "-p", str(sshd.port), "--known-hosts", str(known)]
+    refused = run_cli("audit", *base)
+    assert refused.returncode == 3
+    assert "unknown host key for [127.0.0.2]" in refused.stderr and "refused" in refused.stderr
+    accepted = run_cli("audit", *base, "--accept-new-host-keys", "-f", "json")
+    assert accepted.returncode == 0, accepted.stderr
+    assert known.read_text().startswith(f"[127.0.0.2]:{sshd.port} ssh-ed25519 ")
+    assert run_cli("audit", *base).returncode == 0  # now known
+
+
+def test_changed_host_key_is_always_refused(sshd, tmp_path) -> None:
+    known = tmp_path / "known_hosts"
+    key_type, key = keygen(tmp_path / "another_host_key")  # same type, another key
+    known.write_text(f"[127.0.0.2]:{sshd.port} {key_type} {key}\n")
+    res = run_cli("audit", "127.0.0.2", "-i", str(sshd.userkey), "-p", str(sshd.port), "--known-hosts", str(known),
+                  "--accept-new-host-keys")
+    assert res.returncode == 3
+    assert "host key for 127.0.0.2 has changed; refused" in res.stderr
+
+
+def test_sudo_refusal_becomes_unknown_results_not_a_crash(sshd, access) -> None:
+    res = run_cli("audit", "127.0.0.4", *access, "--sudo", "-f", "json")
+    assert res.returncode == 0, res.stderr
+    host = json.loads(res.stdout)["hosts"][0]
+    assert any(m.startswith("sudo -n ldm list -l -p: sudo: a password is required") for m in host["not_collected"])
+    assert any(m.startswith("sudo -n ldm -V: sudo: a password is required") for m in host["not_collected"])
+    unknown = {r["rule"]: r["missing"] for r in host["results"] if r["status"] == "unknown"}
+    assert unknown["ldoms.extended-mapin-space"] == ["ldm list -l"]
+    assert unknown["ldoms.ldc-budget"] == ["ldm list -l"]
+
+
+def test_auth_refused_dead_dropped_and_slow_hosts_fail_alone(sshd, access) -> None:
+    res = run_cli("audit", "127.0.0.2", "127.0.0.8", "127.0.0.9", "127.0.0.5", "127.0.0.6", *access,
+                  "-f", "json", "--command-timeout", "2", "--connect-timeout", "3")
+    assert res.returncode == 3
+    hosts = {h["host"]: h for h in json.loads(res.stdout)["hosts"]}
+    assert list(hosts) == ["127.0.0.2", "127.0.0.8", "127.0.0.9", "127.0.0.5", "127.0.0.6"]
+    assert hosts["127.0.0.2"]["status"] == "clean"
+    assert "authentication failed" in hosts["127.0.0.8"]["errors"][0]
+    assert "cannot connect" in hosts["127.0.0.9"]["errors"][0]
+    assert hosts["127.0.0.5"]["status"] == "unreachable" and "connection lost" in hosts["127.0.0.5"]["errors"][0]
+    slow = hosts["127.0.0.6"]
+    assert slow["status"] != "unreachable"
+    assert any("timed out after 2 s" in m for m in slow["not_collected"])
+
+
+def test_proxyjump_through_a_second_sshd(sshd, tmp_path) -> None:
+    jump = Sshd(tmp_path / "jump", ["127.0.0.1"], name="jump")
+    try:
+        known = tmp_path / "known_hosts"
+        known.write_text(sshd.known_hosts_line("127.0.0.2") + jump.known_hosts_line("127.0.0.1"))
+        cfg = ssh_config(tmp_path / "config", {
+            "bastion": {"HostName": "127.0.0.1", "Port": str(jump.port), "User": "root",
+                        "IdentityFile": str(jump.userkey)},
+            "t5-behind": {"HostName": "127.0.0.2", "Port": str(sshd.port), "User": "root",
+                          "IdentityFile": str(sshd.userkey), "ProxyJump": "bastion"},
+        })
+        res = run_cli("audit", "t5-behind", "--ssh-config", str(cfg), "--known-hosts", str(known), "-f", "json")
+        assert res.returncode == 0, res.stderr
+        [host] = json.loads(res.stdout)["hosts"]
+        assert host["host"] == "t5-behind" and host["detected"]["ldm_version"] == "3.4.0.3.6"
+    finally:
+        jump.stop()
+
+
+def test_collect_writes_private_atomic_bundles_that_review_reads(sshd, access, tmp_path) -> None:
+    out = tmp_path / "captures"
+    res = run_cli("collect", "127.0.0.7", "127.0.0.9", *access, "-o", str(out), "--connect-timeout", "3")
+    assert res.returncode == 3 and "127.0.0.9: not collected" in res.stderr
+    bundle = out / "127.0.0.7"
+    assert sorted(p.name for p in out.iterdir()) == ["127.0.0.7"]  # no temporary folder left
+    assert stat.S_IMODE(bundle.stat().st_mode) == 0o700
+    assert all(stat.S_IMODE(p.stat().st_mode) == 0o600 for p in bundle.iterdir())
+    manifest = yaml.safe_load((bundle / "manifest.yaml").read_text())
+    assert manifest["host"] == "127.0.0.7" and manifest["format"] == "advisor-capture/1"
+    by_cmd = {c["command"]: c for c in manifest["commands"]}
+    assert by_cmd["kstat -p"]["file"] == "kstat-p.txt" and len(by_cmd["kstat -p"]["sha256"]) == 64
+    assert by_cmd["showrev -p"]["exit_status"] == 127 and "not found" in by_cmd["showrev -p"]["stderr"]
+    reviewed = json.loads(run_cli("review", str(out), "-f", "json").stdout)["hosts"][0]
+    assert {"ldoms.dring-mode", "ldoms.vf-mtu"} <= {f["rule"] for f in reviewed["findings"]}
+
+
+def test_only_allowlisted_commands_are_ever_sent(sshd, tmp_path, monkeypatch) -> None:
+    sent: list[str] = []
+    real_run = Session.run
+
+    def spy(self, line, timeout=None):
+        sent.append(line)
+        return real_run(self, line, timeout)
+
+    monkeypatch.setattr(Session, "run", spy)
+    known = tmp_path / "known_hosts"
+    known.write_text(sshd.known_hosts_line("127.0.0.2") + sshd.known_hosts_line("127.0.0.4"))
+    options = SshOptions(known_hosts=known, identity=sshd.userkey, port=sshd.port, user="root")
+    for address, privilege in (("127.0.0.2", None), ("127.0.0.4", "sudo"), ("127.0.0.2", "pfexec")):
+        assert collect_host(Target(address), options, tmp_path / "out", privilege).error is None
+    assert sent and set(sent) <= allowlist.every_line()
+    assert "sudo -n ldm list -l -p" in sent and "pfexec ldm -V" in sent and "kstat -p" in sent
+
+
+def test_the_command_table() -> None:
+    """The whole set of lines that can ever be sent, reviewed here on purpose."""
+    lines = allowlist.every_line()
+    plain = {line for line in lines if not line.startswith(("sudo -n ", "pfexec "))}
+    assert plain == {
+        "uname -s", "uname -a", "cat /etc/release", "virtinfo -a", "psrinfo -pv", "pkg info entire", "showrev -p",
+        "ldm -V", "ldm list -l -p", "dladm show-phys", "dladm show-dev",
+        "dladm show-linkprop -c -o link,property,perm,value,effective,default,possible", "dladm show-linkprop",
+        "kstat -p", "cat /etc/system", allowlist.NDD_TCP, "ipadm show-prop tcp",
+        "cat /kernel/drv/ixgbe.conf", "cat /kernel/drv/nxge.conf", "cat /kernel/drv/ixgbevf.conf",
+    }
+    assert {line.split(" ", 2)[2] if line.startswith("sudo") else line for line in lines - plain
+            if not line.startswith("pfexec")} | {allowlist.NDD_TCP} >= {"ldm -V", "ldm list -l -p"}
+    for line in lines:
+        assert not any(tok in line for tok in ("rm ", ">", "set-", "add-", "remove", "reboot", "init ", "svcadm"))
