@@ -33,11 +33,12 @@ def _entry_point() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "advisor"]
 
 
-def run_cli(*args: str, cwd: Path | None = None, input: str | None = None) -> subprocess.CompletedProcess[str]:
+def run_cli(*args: str, cwd: Path | None = None, input: str | None = None,
+            timeout: float = 120) -> subprocess.CompletedProcess[str]:
     """The installed `advisor` entry point, as a user runs it (not a TTY)."""
     env = {**os.environ, "COLUMNS": "80", "TERM": "dumb"}
     return subprocess.run([*_entry_point(), *args], capture_output=True, text=True,
-                          cwd=cwd or ROOT, env=env, input=input, timeout=120)
+                          cwd=cwd or ROOT, env=env, input=input, timeout=timeout)
 
 
 @pytest.fixture

@@ -49,7 +49,7 @@ class Sshd:
         self.userkey = root / "user_key"
         if not self.userkey.exists():
             keygen(self.userkey)
-        (root / "authorized_keys").write_text(self.userkey.with_suffix(".pub").read_text())
+        (root / "authorized_keys").write_text(self.userkey.with_suffix(".pub").read_text())  # shared by servers in root
         Path("/run/sshd").mkdir(parents=True, exist_ok=True)  # privilege separation directory
         listen = "\n".join(f"ListenAddress {a}" for a in addresses)
         self.config = root / f"{name}_config"
@@ -66,7 +66,7 @@ PermitRootLogin yes
 AllowTcpForwarding yes
 MaxStartups 200:30:300
 MaxSessions 50
-SetEnv PATH={self.bin}:/usr/bin:/bin ADVISOR_STUB_ROOT={root}
+SetEnv PATH={self.bin}:/usr/bin:/bin ADVISOR_STUB_ROOT={root} HOME={root}
 LogLevel ERROR
 {extra_config}
 """)

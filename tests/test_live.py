@@ -190,3 +190,74 @@ def test_the_command_table() -> None:
             if not line.startswith("pfexec")} | {allowlist.NDD_TCP} >= {"ldm -V", "ldm list -l -p"}
     for line in lines:
         assert not any(tok in line for tok in ("rm ", ">", "set-", "add-", "remove", "reboot", "init ", "svcadm"))
+
+
+def test_fleet_of_fifty_hosts_with_broken_ones(tmp_path) -> None:
+    """50 listening hosts plus 3 dead addresses; each broken host fails alone."""
+    addresses = [f"127.0.1.{i}" for i in range(10, 60)]
+    refused = addresses[3:5]
+    # OpenSSH listens on at most 16 sockets per sshd: four servers share the fleet.
+    servers = [Sshd(tmp_path / "fleet", addresses[n:n + 13], name=f"sshd{n}",
+                    extra_config="".join(f"Match LocalAddress {a}\n    DenyUsers *\n" for a in refused))
+               for n in range(0, 50, 13)]
+    serving = {a: s for s in servers for a in s.addresses}
+    try:
+        bundles = [TUNED, CROWDED, GUEST, CAPTURES / "s10-guest-untuned", CAPTURES / "x4270-s10-untuned"]
+        for i, a in enumerate(addresses):
+            flags = ["slow=30"] if i in (7, 8) else ["drop"] if i == 10 else []
+            serving[a].assign(a, bundles[i % len(bundles)], *flags)
+        dead = ["127.0.1.200", "127.0.1.201", "127.0.1.202"]
+        changed = addresses[5:7]
+        _, wrong = keygen(tmp_path / "wrong_key")
+        known = tmp_path / "known_hosts"
+        known.write_text("".join(serving[a].known_hosts_line(a) for a in addresses if a not in changed)
+                         + "".join(f"[{a}]:{serving[a].port} ssh-ed25519 {wrong}\n" for a in changed))
+        inventory = tmp_path / "inventory.json"
+        hosts = addresses + dead
+        port = {a: serving[a].port if a in serving else servers[0].port for a in hosts}
+        inventory.write_text(json.dumps({
+            "_meta": {"hostvars": {h: {"ansible_port": port[h], "ansible_user": "root"} for h in hosts}},
+            "all": {"children": ["solaris", "ungrouped"]}, "solaris": {"hosts": hosts}, "ungrouped": {"hosts": []}}))
+        res = run_cli("audit", "--inventory", str(inventory), "-i", str(servers[0].userkey), "--known-hosts", str(known),
+                      "--parallel", "32", "--connect-timeout", "5", "--command-timeout", "3", "-f", "json", timeout=400)
+        assert res.returncode == 3
+        report = {h["host"]: h for h in json.loads(res.stdout)["hosts"]}
+        assert list(report) == hosts
+        down = {h for h, r in report.items() if r["status"] == "unreachable"}
+        assert down == set(refused) | set(changed) | set(dead) | {addresses[10]}
+        assert all("authentication failed" in report[a]["errors"][0] for a in refused)
+        assert all("has changed; refused" in report[a]["errors"][0] for a in changed)
+        assert all("cannot connect" in report[a]["errors"][0] for a in dead)
+        assert "connection lost" in report[addresses[10]]["errors"][0]
+        for a in addresses[7:9]:  # kstat hung: reported, kstat missing
+            assert any(m.startswith("kstat -p: timed out after 3 s") for m in report[a]["not_collected"])
+        reviewed = [r for h, r in report.items() if h not in down]
+        assert len(reviewed) == 45 and all(r["results"] for r in reviewed)
+        assert sum(1 for line in res.stderr.splitlines() if "not collected" in line) == len(down)
+    finally:
+        for s in servers:
+            s.stop()
+
+
+def test_hosts_file_and_save_capture(sshd, access, tmp_path) -> None:
+    hosts = tmp_path / "hosts.txt"
+    hosts.write_text("# lab\n127.0.0.2\n\nroot@127.0.0.7   # guest\n")
+    saved = tmp_path / "saved"
+    res = run_cli("audit", "--hosts-file", str(hosts), *access, "--save-capture", str(saved))
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.splitlines()[0].startswith("Hosts")
+    assert sorted(p.name for p in saved.iterdir()) == ["127.0.0.2", "127.0.0.7"]
+    again = json.loads(run_cli("review", str(saved), "-f", "json").stdout)
+    assert [h["host"] for h in again["hosts"]] == ["127.0.0.2", "127.0.0.7"]
+
+
+def test_bad_target_lists_are_one_line(tmp_path) -> None:
+    bad = tmp_path / "inv.json"
+    bad.write_text("{not json")
+    res = run_cli("audit", "--inventory", str(bad))
+    assert res.returncode == 2 and res.stderr.startswith(f"advisor: {bad}:1: not JSON")
+    hosts = tmp_path / "hosts.txt"
+    hosts.write_text("good-host\nbad host; rm -rf /\n")
+    res = run_cli("audit", "--hosts-file", str(hosts))
+    assert res.returncode == 2 and res.stderr.strip() == f"advisor: {hosts}:2: 'bad host; rm -rf /' is not a host name, [user@]host"
+    assert run_cli("audit").returncode == 2
