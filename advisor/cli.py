@@ -169,6 +169,31 @@ def collect(
     raise typer.Exit(code)
 
 
+class Platform(str, Enum):
+    solaris = "solaris"
+    xen = "xen"
+    hpux = "hpux"
+    linux = "linux"
+
+
+@app.command("collector-script")
+def collector_script(
+    platform: Annotated[Platform, typer.Option("--platform", help="Platform of the hosts the script will run on.")],
+    sudo: SudoOpt = False,
+    pfexec: PfexecOpt = False,
+) -> None:
+    """Write a POSIX sh script that collects a bundle on a host advisor cannot reach."""
+    from advisor.collect import script
+    from advisor.errors import InputError
+
+    try:
+        if sudo and pfexec:
+            raise InputError("--sudo and --pfexec exclude each other")
+        sys.stdout.write(script.render(platform.value, "sudo" if sudo else "pfexec" if pfexec else None))
+    except AdvisorError as exc:
+        _die(str(exc))
+
+
 @rules_app.command("list")
 def rules_list(rules: RulesOpt = None) -> None:
     """List every rule: id, severity, subject, title."""

@@ -18,7 +18,7 @@ from conftest import CAPTURES, run_cli
 from sshd_harness import Sshd, keygen, ssh_config
 
 if not Path("/usr/sbin/sshd").exists() and not shutil.which("sshd"):
-    raise RuntimeError("the SSH tests need an OpenSSH server: run sh tests/install-sshd.sh")
+    raise RuntimeError("the SSH tests need an OpenSSH server: run sh tests/install-deps.sh")
 
 # Live collection asks for `ldm list -l -p`: these bundles carry that form.
 TUNED, CROWDED, GUEST = CAPTURES / "t5-primary-tuned", CAPTURES / "t2-primary-crowded", CAPTURES / "s11-guest-untuned"

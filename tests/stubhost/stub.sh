@@ -22,6 +22,7 @@ serve() {  # serve FILE: print it, or behave like a host without that command
 
 case "$tool $*" in
 "uname -s") echo SunOS ;;
+"uname -n") awk '{print $2}' "$host/uname-a.txt" ;;
 "uname -a") serve uname-a.txt ;;
 "cat /etc/release") serve release.txt ;;
 "cat /etc/system") [ -f "$host/etc-system.txt" ] && serve etc-system.txt

@@ -1,0 +1,103 @@
+"""`advisor collector-script`: the live command table as a shell script, for
+hosts advisor cannot reach. It runs the same read-only commands and leaves a
+`.tar.gz` capture bundle with the same manifest, ready for `advisor review`.
+
+The script is Bourne-shell compatible (Solaris 10 /bin/sh, HP-UX sh, dash):
+backquotes, no `$(...)`, no `local`, no bash. The commands and their YAML
+spellings are fixed when the script is generated.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+
+from advisor import __version__
+from advisor.collect import allowlist
+from advisor.errors import InputError
+
+_HEADER = """#!/bin/sh
+# advisor {version} collector for {platform} hosts.
+# Runs read-only commands only and leaves <host>-<time>.tar.gz in the current
+# folder (or in $ADVISOR_OUT) for `advisor review`. Nothing is changed on the host.
+PATH=$PATH:/usr/sbin:/usr/bin:/sbin:/bin:/opt/SUNWldm/bin
+export PATH
+umask 077
+LC_ALL=C
+export LC_ALL
+
+host=`uname -n`
+stamp=`date -u +%Y%m%dT%H%M%SZ`
+out=${{ADVISOR_OUT:-.}}
+work=${{TMPDIR:-/tmp}}/advisor.$$
+dir=$work/$host
+rm -rf "$work"
+mkdir -p "$dir" || exit 1
+trap 'rm -rf "$work"' 0
+trap 'exit 1' 1 2 15
+manifest=$dir/manifest.yaml
+
+# yaml_text FILE: the first 20 lines as the inside of a YAML double-quoted string
+yaml_text() {{
+	head -20 "$1" | tr -d '\\000-\\010\\013-\\037' | sed -e 's/\\\\/\\\\\\\\/g' -e 's/"/\\\\"/g' |
+		awk 'BEGIN {{ ORS = "" }} {{ if (NR > 1) print "\\\\n"; print }}'
+}}
+
+# hash256 FILE: its sha256, when the host has a tool for it
+hash256() {{
+	if [ -x /usr/bin/digest ]; then /usr/bin/digest -a sha256 "$1"
+	elif [ -x /usr/bin/sha256sum ]; then /usr/bin/sha256sum "$1" | awk '{{print $1}}'
+	elif [ -x /usr/bin/openssl ]; then /usr/bin/openssl dgst -sha256 "$1" | awk '{{print $NF}}'
+	fi
+}}
+
+# run ID FILE YAML-COMMAND COMMAND [FALLBACK]: run it, keep output and manifest entry
+run() {{
+	id=$1; file=$2; yaml_cmd=$3; cmd=$4; fallback=$5
+	sh -c "$cmd" > "$dir/$file" 2> "$work/err"
+	status=$?
+	if [ $status -ne 0 ] && [ -n "$fallback" ]; then
+		cmd=$fallback
+		yaml_cmd=$6
+		sh -c "$cmd" > "$dir/$file" 2> "$work/err"
+		status=$?
+	fi
+	if [ $status -eq 0 ] && [ -s "$dir/$file" ]; then
+		echo "  - {{id: $id, file: $file, command: \\"$yaml_cmd\\", exit_status: $status, stderr: \\"`yaml_text $work/err`\\", sha256: `hash256 $dir/$file`}}" >> "$manifest"
+	else
+		rm -f "$dir/$file"
+		echo "  - {{id: $id, file: null, command: \\"$yaml_cmd\\", exit_status: $status, stderr: \\"`yaml_text $work/err`\\"}}" >> "$manifest"
+	fi
+}}
+
+echo "format: advisor-capture/1" > "$manifest"
+echo "host: \\"$host\\"" >> "$manifest"
+echo "collected_at: \\"`date -u +%Y-%m-%dT%H:%M:%SZ`\\"" >> "$manifest"
+echo "commands:" >> "$manifest"
+"""
+
+_FOOTER = """
+(cd "$work" && tar cf - "$host") | gzip -c > "$out/$host-$stamp.tar.gz" || exit 1
+echo "$out/$host-$stamp.tar.gz"
+"""
+
+
+def _yaml(text: str) -> str:
+    """The inside of a YAML double-quoted string (JSON escapes are YAML escapes)."""
+    return json.dumps(text)[1:-1]
+
+
+def render(platform: str, privilege: str | None = None) -> str:
+    by_name = {name: commands for name, commands in allowlist.PLATFORMS.values()}
+    if platform not in by_name:
+        known = ", ".join(sorted(by_name))
+        raise InputError(f"--platform {platform}: this release writes collectors for {known}")
+    lines = [_HEADER.format(version=__version__, platform=platform)]
+    for c in by_name[platform]:
+        line = allowlist.wrapped(c, c.line, privilege)
+        args = [c.id, allowlist.file_name(c), _yaml(line), line]
+        if c.fallback:
+            fallback = allowlist.wrapped(c, c.fallback, privilege)
+            args += [fallback, _yaml(fallback)]
+        lines.append("run " + " ".join(shlex.quote(a) for a in args))
+    return "\n".join(lines) + "\n" + _FOOTER

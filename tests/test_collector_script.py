@@ -1,0 +1,81 @@
+"""The offline collector script runs under a plain POSIX shell (dash) against
+the stub tools and leaves a bundle that reviews like the fixture it served."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from advisor.collect import allowlist, script
+from conftest import CAPTURES, run_cli
+from sshd_harness import STUB, TOOLS
+
+SHELLS = ["dash"] + (["busybox"] if shutil.which("busybox") else [])  # dash: tests/install-deps.sh
+
+
+def _stub_host(tmp_path: Path, bundle: Path, *flags: str) -> dict[str, str]:
+    root = tmp_path / "stub"
+    (root / "bin").mkdir(parents=True)
+    for tool in TOOLS:
+        (root / "bin" / tool).symlink_to(STUB)
+    shutil.copytree(bundle, root / "hosts" / "127.0.0.2", ignore=shutil.ignore_patterns("manifest.yaml"))
+    for flag in flags:
+        (root / "hosts" / "127.0.0.2" / f".{flag}").write_text("")
+    return {"PATH": f"{root / 'bin'}:/usr/bin:/bin", "ADVISOR_STUB_ROOT": str(root),
+            "SSH_CONNECTION": "127.0.0.1 40000 127.0.0.2 22", "ADVISOR_OUT": str(tmp_path / "out"),
+            "TMPDIR": str(tmp_path), "HOME": str(tmp_path)}
+
+
+@pytest.mark.parametrize("shell", SHELLS)
+def test_script_bundle_reviews_like_the_fixture(shell: str, tmp_path: Path) -> None:
+    path = tmp_path / "collect.sh"
+    res = run_cli("collector-script", "--platform", "solaris")
+    assert res.returncode == 0
+    path.write_text(res.stdout)
+    env = _stub_host(tmp_path, CAPTURES / "s11-guest-untuned")
+    (tmp_path / "out").mkdir()
+    argv = [shell, "sh", str(path)] if shell == "busybox" else [shell, str(path)]
+    run = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    [tarball] = (tmp_path / "out").glob("*.tar.gz")
+    assert run.stdout.strip() == str(tarball) and tarball.name.startswith("ldg1-")
+    assert not list(tmp_path.glob("advisor.*"))  # scratch folder removed
+    with tarfile.open(tarball) as tar:
+        names = tar.getnames()
+        assert "ldg1/manifest.yaml" in names and "ldg1/kstat-p.txt" in names
+        assert all(m.mode & 0o077 == 0 for m in tar.getmembers() if m.isfile())
+    live = json.loads(run_cli("review", str(tarball), "-f", "json").stdout)["hosts"][0]
+    fixture = json.loads(run_cli("review", str(CAPTURES / "s11-guest-untuned"), "-f", "json").stdout)["hosts"][0]
+    assert live["host"] == "ldg1" and live["errors"] == []
+    def key(h: dict) -> list[tuple[str, str, str]]:
+        return [(f["rule"], f["subject"].replace(f"host {h['host']}", "host"), f["message"]) for f in h["findings"]]
+
+    assert key(live) == key(fixture) and len(key(live)) >= 6
+    assert any(m.startswith("ldm -V: sh: 1: ldm: not found") for m in live["not_collected"])
+
+
+def test_script_sends_only_the_allowlist(tmp_path: Path) -> None:
+    text = script.render("solaris", "sudo")
+    runs = [line for line in text.splitlines() if line.startswith("run ")]
+    assert len(runs) == len(allowlist.SOLARIS)
+    assert "'sudo -n ldm list -l -p'" in text and "'kstat -p'" in text
+    assert "$(" not in text and "local " not in text and "[[" not in text  # Bourne shell
+
+
+def test_script_escapes_stderr_into_valid_yaml(tmp_path: Path) -> None:
+    env = _stub_host(tmp_path, CAPTURES / "t5-primary-tuned", "sudo-denied")
+    path = tmp_path / "collect.sh"
+    path.write_text(script.render("solaris", "sudo"))
+    (tmp_path / "out").mkdir()
+    run = subprocess.run(["dash", str(path)], env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    [tarball] = (tmp_path / "out").glob("*.tar.gz")
+    host = json.loads(run_cli("review", str(tarball), "-f", "json").stdout)["hosts"][0]
+    assert "sudo -n ldm -V: sudo: a password is required" in host["not_collected"]
+    assert os.environ.get("ADVISOR_OUT") is None
