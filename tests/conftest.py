@@ -34,9 +34,9 @@ def _entry_point() -> list[str]:
 
 
 def run_cli(*args: str, cwd: Path | None = None, input: str | None = None,
-            timeout: float = 120) -> subprocess.CompletedProcess[str]:
+            timeout: float = 120, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """The installed `advisor` entry point, as a user runs it (not a TTY)."""
-    env = {**os.environ, "COLUMNS": "80", "TERM": "dumb"}
+    env = {**os.environ, "COLUMNS": "80", "TERM": "dumb", **(env or {})}
     return subprocess.run([*_entry_point(), *args], capture_output=True, text=True,
                           cwd=cwd or ROOT, env=env, input=input, timeout=timeout)
 

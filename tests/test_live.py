@@ -261,3 +261,30 @@ def test_bad_target_lists_are_one_line(tmp_path) -> None:
     res = run_cli("audit", "--hosts-file", str(hosts))
     assert res.returncode == 2 and res.stderr.strip() == f"advisor: {hosts}:2: 'bad host; rm -rf /' is not a host name, [user@]host"
     assert run_cli("audit").returncode == 2
+
+
+def test_keys_from_ssh_agent_and_config_timeout(sshd, tmp_path) -> None:
+    import subprocess
+
+    sock = tmp_path / "agent.sock"
+    agent = subprocess.Popen(["ssh-agent", "-D", "-a", str(sock)], stdout=subprocess.DEVNULL)
+    try:
+        for _ in range(50):
+            if sock.exists():
+                break
+            __import__("time").sleep(0.05)
+        env = {"SSH_AUTH_SOCK": str(sock), "HOME": str(tmp_path)}  # no default key files in this HOME
+        subprocess.run(["ssh-add", str(sshd.userkey)], env={**env, "PATH": "/usr/bin:/bin"}, check=True,
+                       capture_output=True)
+        known = tmp_path / "known_hosts"
+        known.write_text(sshd.known_hosts_line("127.0.0.2"))
+        cfg = ssh_config(tmp_path / "config", {"t5": {"HostName": "127.0.0.2", "Port": str(sshd.port),
+                                                      "User": "root", "ConnectTimeout": "4"}})
+        res = run_cli("audit", "t5", "--ssh-config", str(cfg), "--known-hosts", str(known), "-f", "json", env=env)
+        assert res.returncode == 0, res.stderr
+        assert json.loads(res.stdout)["hosts"][0]["detected"]["ldm_version"] == "3.4.0.3.6"
+        without = run_cli("audit", "t5", "--ssh-config", str(cfg), "--known-hosts", str(known),
+                          env={"SSH_AUTH_SOCK": "", "HOME": str(tmp_path)})
+        assert without.returncode == 3 and "no key to authenticate with" in without.stderr
+    finally:
+        agent.terminate()

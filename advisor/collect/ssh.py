@@ -171,6 +171,9 @@ class Session:
             raise CollectError(f"{where}: connection timed out after {ep.connect_timeout:g} s") from None
         except (paramiko.SSHException, OSError, EOFError) as exc:
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            if "No authentication methods available" in reason:
+                raise CollectError(f"{where}: no key to authenticate with (give -i or IdentityFile, "
+                                   f"or load a key into ssh-agent)") from None
             raise CollectError(f"{where}: cannot connect ({reason})") from None
         return client
 
