@@ -16,7 +16,8 @@ import time
 from pathlib import Path
 
 STUB = Path(__file__).parent / "stubhost" / "stub.sh"
-TOOLS = ["uname", "cat", "virtinfo", "psrinfo", "pkg", "showrev", "ldm", "dladm", "kstat", "ipadm", "ndd", "sudo", "pfexec"]
+TOOLS = ["uname", "cat", "virtinfo", "psrinfo", "pkg", "showrev", "ldm", "dladm", "kstat", "ipadm", "ndd", "sudo", "pfexec",
+         "ip", "brctl", "sysctl", "lspci", "xl", "xm", "ethtool"]
 SSHD = shutil.which("sshd") or "/usr/sbin/sshd"
 
 

@@ -79,3 +79,24 @@ def test_script_escapes_stderr_into_valid_yaml(tmp_path: Path) -> None:
     host = json.loads(run_cli("review", str(tarball), "-f", "json").stdout)["hosts"][0]
     assert "sudo -n ldm -V: sudo: a password is required" in host["not_collected"]
     assert os.environ.get("ADVISOR_OUT") is None
+
+
+def test_xen_script_falls_back_to_xm_and_splits_interfaces(tmp_path: Path) -> None:
+    env = _stub_host(tmp_path, Path(__file__).parent / "stubhost" / "xen-dom0")
+    path = tmp_path / "collect.sh"
+    path.write_text(script.render("xen"))
+    (tmp_path / "out").mkdir()
+    run = subprocess.run(["dash", str(path)], env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    [tarball] = (tmp_path / "out").glob("*.tar.gz")
+    with tarfile.open(tarball) as tar:
+        names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
+        manifest = __import__("yaml").safe_load(tar.extractfile("ovs-dom0/manifest.yaml").read())
+    assert {"xm-vcpu-list.txt", "ethtool-k@lo.txt", "ip-link.txt", "manifest.yaml"} <= names
+    entries = {c["id"]: c for c in manifest["commands"]}
+    assert entries["xm-vcpu-list"]["file"] == "xm-vcpu-list.txt"
+    assert entries["ethtool-k@lo"]["exit_status"] == 0
+    failed = [c for i, c in entries.items() if i.startswith("ethtool-c@")]
+    assert failed and all(c["file"] is None and c["exit_status"] == 127 and "not found" in c["stderr"] for c in failed)
+    review = json.loads(run_cli("review", str(tarball), "-f", "json").stdout)["hosts"][0]
+    assert review["errors"] == [] and f"{tarball}/ethtool-k@lo.txt" in review["unused"]

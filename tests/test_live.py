@@ -179,17 +179,31 @@ def test_the_command_table() -> None:
     """The whole set of lines that can ever be sent, reviewed here on purpose."""
     lines = allowlist.every_line()
     plain = {line for line in lines if not line.startswith(("sudo -n ", "pfexec "))}
-    assert plain == {
-        "uname -s", "uname -a", "cat /etc/release", "virtinfo -a", "psrinfo -pv", "pkg info entire", "showrev -p",
+    loops = {line for line in plain if line.startswith("for ")}
+    assert plain - loops == {
+        "uname -s",
+        # Solaris
+        "uname -a", "cat /etc/release", "virtinfo -a", "psrinfo -pv", "pkg info entire", "showrev -p",
         "ldm -V", "ldm list -l -p", "dladm show-phys", "dladm show-dev",
         "dladm show-linkprop -c -o link,property,perm,value,effective,default,possible", "dladm show-linkprop",
-        "kstat -p", "cat /etc/system", allowlist.NDD_TCP, "ipadm show-prop tcp",
+        "kstat -p", "cat /etc/system", "ipadm show-prop tcp",
         "cat /kernel/drv/ixgbe.conf", "cat /kernel/drv/nxge.conf", "cat /kernel/drv/ixgbevf.conf",
+        # Linux and Xen dom0
+        "cat /etc/os-release", "ip -o link", "brctl show", "sysctl -a 2>/dev/null | grep '^net\\.'", "lspci -vv",
+        "xl info", "xm info", "xl list", "xm list", "xl vcpu-list", "xm vcpu-list",
+        # HP-UX
+        "lanscan; lanscan -q",
     }
-    assert {line.split(" ", 2)[2] if line.startswith("sudo") else line for line in lines - plain
-            if not line.startswith("pfexec")} | {allowlist.NDD_TCP} >= {"ldm -V", "ldm list -l -p"}
+    # Fixed loops over the host's own interfaces: ndd values, ethtool -k/-c, nwmgr/lanadmin vmtu.
+    assert len(loops) == 5 and all(
+        any(tool in line for tool in ("ndd -get /dev/tcp", "ethtool -k", "ethtool -c", "nwmgr -g -A vmtu", "lanadmin -x vmtu"))
+        for line in loops)
+    privileged = lines - plain
+    assert {line for line in privileged if "ldm" in line} == {
+        "sudo -n ldm -V", "sudo -n ldm list -l -p", "pfexec ldm -V", "pfexec ldm list -l -p"}
     for line in lines:
-        assert not any(tok in line for tok in ("rm ", ">", "set-", "add-", "remove", "reboot", "init ", "svcadm"))
+        assert not any(tok in line for tok in (" rm ", "> /", " set", "add-", "remove", "reboot", "init ", "svcadm", "-s ",
+                                               "-K ", "-X ", "--sa"))
 
 
 def test_fleet_of_fifty_hosts_with_broken_ones(tmp_path) -> None:
@@ -288,3 +302,22 @@ def test_keys_from_ssh_agent_and_config_timeout(sshd, tmp_path) -> None:
         assert without.returncode == 3 and "no key to authenticate with" in without.stderr
     finally:
         agent.terminate()
+
+
+def test_linux_xen_host_xm_fallback_and_per_interface_outputs(sshd, access, tmp_path) -> None:
+    sshd.assign("127.0.0.6", Path(__file__).parent / "stubhost" / "xen-dom0")
+    out = tmp_path / "captures"
+    res = run_cli("collect", "127.0.0.6", *access, "-o", str(out))
+    assert res.returncode == 0, res.stderr
+    bundle = out / "127.0.0.6"
+    files = sorted(p.name for p in bundle.iterdir())
+    assert {"uname-a.txt", "release.txt", "ip-link.txt", "xm-vcpu-list.txt", "ethtool-k@lo.txt"} <= set(files)
+    assert not any(n.startswith("xl-") for n in files)
+    manifest = {c["id"]: c for c in yaml.safe_load((bundle / "manifest.yaml").read_text())["commands"]}
+    assert manifest["xm-vcpu-list"]["command"] == "xm vcpu-list"
+    assert manifest["xm-info"]["command"] == "xm info" and manifest["xm-info"]["exit_status"] == 127  # neither xl nor xm info
+    assert manifest["ethtool-k@lo"]["file"] == "ethtool-k@lo.txt"
+    assert (bundle / "ethtool-k@lo.txt").read_text().startswith("Features for lo:")
+    others = [c for i, c in manifest.items() if i.startswith("ethtool-k@") and i != "ethtool-k@lo"]
+    assert all(c["file"] is None and c["exit_status"] == 127 for c in others)
+    sshd.assign("127.0.0.6", CAPTURES / "s10-guest-untuned", "slow=4")

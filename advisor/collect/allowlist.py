@@ -13,11 +13,21 @@ from dataclasses import dataclass
 PRIVILEGED = {"ldm", "ndd"}
 
 
+# Per-interface outputs come from one fixed loop over the host's own interfaces;
+# each section starts with this marker and the interface name, and becomes the
+# file <id>@<interface>.txt. Names are checked against ITEM before use as file names.
+MARKER = "@@advisor "
+EXIT_MARKER = "@@advisor-exit "
+ITEM = r"[A-Za-z0-9_.:-]{1,64}"
+
+
 @dataclass(frozen=True)
 class Command:
     id: str  # command id: the bundle file is <id>.txt (DESIGN.md)
     line: str  # exactly what is sent
-    fallback: str | None = None  # sent instead when `line` fails (older releases)
+    fallback: str | None = None  # sent instead when `line` fails (older releases, xm for xl)
+    fallback_id: str | None = None  # the fallback's own command id, when its output differs
+    per_item: bool = False  # output is MARKER-separated sections, one file per interface
 
     @property
     def file(self) -> str:
@@ -58,11 +68,79 @@ SOLARIS: tuple[Command, ...] = (
     Command("driver-ixgbevf", "cat /kernel/drv/ixgbevf.conf"),
 )
 
-# `uname -s` -> platform -> the commands collected there. Platforms other than
-# Solaris get their command sets with their rules.
+def _each_interface(command: str) -> str:
+    return (f"for d in /sys/class/net/*; do i=${{d##*/}}; echo \"{MARKER}$i\"; "
+            f"{command} \"$i\" 2>&1; echo \"{EXIT_MARKER}$?\"; done")
+
+
+# Linux hosts and Xen dom0s (Oracle VM for x86 and upstream Xen): try xl, then xm.
+LINUX: tuple[Command, ...] = (
+    Command("uname-a", "uname -a"),
+    Command("release", "cat /etc/os-release"),
+    Command("ip-link", "ip -o link"),
+    Command("brctl-show", "brctl show"),
+    Command("sysctl-net", "sysctl -a 2>/dev/null | grep '^net\\.'"),
+    Command("lspci-vv", "lspci -vv"),
+    Command("xl-info", "xl info", fallback="xm info", fallback_id="xm-info"),
+    Command("xl-list", "xl list", fallback="xm list", fallback_id="xm-list"),
+    Command("xl-vcpu-list", "xl vcpu-list", fallback="xm vcpu-list", fallback_id="xm-vcpu-list"),
+    Command("ethtool-k", _each_interface("ethtool -k"), per_item=True),
+    Command("ethtool-c", _each_interface("ethtool -c"), per_item=True),
+)
+
+# HP-UX 11i: TSO state per interface with nwmgr (11i v3), else lanadmin per PPA (v1/v2).
+HPUX: tuple[Command, ...] = (
+    Command("uname-a", "uname -a"),
+    Command("lanscan", "lanscan; lanscan -q"),
+    Command("nwmgr-vmtu",
+            f"for i in `lanscan -i | awk '{{print $1}}'`; do echo \"{MARKER}$i\"; nwmgr -g -A vmtu -c $i 2>&1; "
+            f"echo \"{EXIT_MARKER}$?\"; done",
+            fallback=f"for p in `lanscan -p`; do echo \"{MARKER}$p\"; lanadmin -x vmtu $p 2>&1; echo \"{EXIT_MARKER}$?\"; done",
+            fallback_id="lanadmin-vmtu", per_item=True),
+)
+
+# `uname -s` -> platform -> the commands collected there.
 PLATFORMS: dict[str, tuple[str, tuple[Command, ...]]] = {
     "SunOS": ("solaris", SOLARIS),
+    "Linux": ("linux", LINUX),
+    "HP-UX": ("hpux", HPUX),
 }
+# The collector script's --platform names: a Xen dom0 is a Linux host.
+SCRIPT_PLATFORMS = {"solaris": SOLARIS, "linux": LINUX, "xen": LINUX, "hpux": HPUX}
+
+
+@dataclass(frozen=True)
+class Section:
+    item: str  # interface name or PPA
+    text: bytes
+    exit_status: int | None
+
+
+def split_sections(output: bytes) -> list[Section]:
+    """The per-interface sections of a per_item command's output. Sections
+    whose name is not a plain interface name are dropped."""
+    import re
+
+    name_ok = re.compile(ITEM).fullmatch
+    sections: list[Section] = []
+    item: str | None = None
+    body: list[bytes] = []
+    status: int | None = None
+    for line in output.splitlines(keepends=True):
+        text = line.decode("utf-8", "replace").rstrip("\n")
+        if text.startswith(MARKER):
+            if item is not None:
+                sections.append(Section(item, b"".join(body), status))
+            name = text[len(MARKER):].strip()
+            item, body, status = (name if name_ok(name) else None), [], None
+        elif text.startswith(EXIT_MARKER):
+            value = text[len(EXIT_MARKER):].strip()
+            status = int(value) if value.isdigit() else None
+        elif item is not None:
+            body.append(line)
+    if item is not None:
+        sections.append(Section(item, b"".join(body), status))
+    return sections
 
 
 def file_name(command: Command) -> str:
@@ -86,7 +164,7 @@ def wrapped(command: Command, line: str, privilege: str | None) -> str:
 def every_line() -> set[str]:
     """All command lines advisor may send, in every privilege mode."""
     lines = {DETECT.line}
-    for _platform, commands in PLATFORMS.values():
+    for commands in SCRIPT_PLATFORMS.values():
         for c in commands:
             for line in filter(None, (c.line, c.fallback)):
                 for privilege in (None, "sudo", "pfexec"):

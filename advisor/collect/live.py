@@ -42,16 +42,26 @@ def _write_private(path: Path, data: bytes) -> None:
         fh.write(data)
 
 
-def _run_command(session: Session, command: allowlist.Command, privilege: str | None) -> tuple[str, int | None, bytes, str]:
-    line = allowlist.wrapped(command, command.line, privilege)
+@dataclass
+class Ran:
+    id: str  # the command id whose output this is (the fallback's, when it ran)
+    line: str
+    status: int | None
+    out: bytes
+    err: str
+
+
+def _run_command(session: Session, command: allowlist.Command, privilege: str | None) -> Ran:
+    line, cid = allowlist.wrapped(command, command.line, privilege), command.id
     try:
         status, out, err = session.run(line)
         if status != 0 and command.fallback:
             line = allowlist.wrapped(command, command.fallback, privilege)
+            cid = command.fallback_id or command.id
             status, out, err = session.run(line)
     except CommandTimeout:
-        return line, None, b"", f"timed out after {session.options.command_timeout:g} s"
-    return line, status, out, err
+        return Ran(cid, line, None, b"", f"timed out after {session.options.command_timeout:g} s")
+    return Ran(cid, line, status, out, err)
 
 
 def collect_host(target: Target, options: SshOptions, dest: Path, privilege: str | None = None,
@@ -69,7 +79,7 @@ def collect_host(target: Target, options: SshOptions, dest: Path, privilege: str
             _platform, commands = allowlist.PLATFORMS[system]
             dest.mkdir(mode=0o700, parents=True, exist_ok=True)
             tmp.mkdir(mode=0o700)
-            entries = [_collect_one(session, c, privilege, tmp) for c in commands]
+            entries = [e for c in commands for e in _collect_one(session, c, privilege, tmp)]
         manifest = {"format": "advisor-capture/1", "host": target.alias,
                     "collected_at": datetime.now(timezone.utc).replace(microsecond=0).isoformat(),
                     "commands": entries}
@@ -83,14 +93,23 @@ def collect_host(target: Target, options: SshOptions, dest: Path, privilege: str
         return Collected(target, error=str(exc))
 
 
-def _collect_one(session: Session, command: allowlist.Command, privilege: str | None, folder: Path) -> dict:
-    line, status, out, err = _run_command(session, command, privilege)
-    entry: dict = {"id": command.id, "file": None, "command": line, "exit_status": status,
-                   "stderr": err.strip()[:STDERR_KEPT]}
+def _collect_one(session: Session, command: allowlist.Command, privilege: str | None, folder: Path) -> list[dict]:
+    ran = _run_command(session, command, privilege)
+    if command.per_item and ran.status == 0:
+        return [_entry(f"{ran.id}@{s.item}", f"{ran.id}@{s.item}.txt", ran.line, s.exit_status, s.text,
+                       s.text.decode("utf-8", "replace") if s.exit_status != 0 else "", folder)
+                for s in allowlist.split_sections(ran.out)]
+    name = f"{ran.id}.conf" if ran.id.startswith("driver-") else f"{ran.id}.txt"
+    return [_entry(ran.id, name, ran.line, ran.status, ran.out, ran.err, folder)]
+
+
+def _entry(cid: str, name: str, line: str, status: int | None, out: bytes, err: str, folder: Path) -> dict:
+    """The manifest entry of one output; the file is written only for a
+    successful command with output (else it is missing data, never parsed)."""
+    entry: dict = {"id": cid, "file": None, "command": line, "exit_status": status, "stderr": err.strip()[:STDERR_KEPT]}
     if status == 0 and not out.strip():
-        entry["stderr"] = entry["stderr"] or "no output"  # recorded as missing data, not parsed
+        entry["stderr"] = entry["stderr"] or "no output"
     elif status == 0:
-        name = allowlist.file_name(command)
         _write_private(folder / name, out)
         entry["file"] = name
         entry["sha256"] = hashlib.sha256(out).hexdigest()

@@ -51,29 +51,77 @@ hash256() {{
 	fi
 }}
 
-# run ID FILE YAML-COMMAND COMMAND [FALLBACK]: run it, keep output and manifest entry
-run() {{
-	id=$1; file=$2; yaml_cmd=$3; cmd=$4; fallback=$5
+echo "format: advisor-capture/1" > "$manifest"
+printf '%s\\n' "host: \\"$host\\"" >> "$manifest"
+echo "collected_at: \\"`date -u +%Y-%m-%dT%H:%M:%SZ`\\"" >> "$manifest"
+echo "commands:" >> "$manifest"
+"""
+
+_RUN = r"""# run ID FILE YAML-COMMAND COMMAND [FALLBACK YAML-FALLBACK FALLBACK-FILE FALLBACK-ID]:
+# run it (or its fallback), keep the output and its manifest entry
+run() {
+	id=$1; file=$2; yaml_cmd=$3; cmd=$4
 	sh -c "$cmd" > "$dir/$file" 2> "$work/err"
 	status=$?
-	if [ $status -ne 0 ] && [ -n "$fallback" ]; then
-		cmd=$fallback
-		yaml_cmd=$6
+	if [ $status -ne 0 ] && [ -n "$5" ]; then
+		rm -f "$dir/$file"
+		cmd=$5; yaml_cmd=$6; file=$7; id=$8
 		sh -c "$cmd" > "$dir/$file" 2> "$work/err"
 		status=$?
 	fi
 	if [ $status -eq 0 ] && [ -s "$dir/$file" ]; then
-		echo "  - {{id: $id, file: $file, command: \\"$yaml_cmd\\", exit_status: $status, stderr: \\"`yaml_text $work/err`\\", sha256: `hash256 $dir/$file`}}" >> "$manifest"
+		printf '%s\n' "  - {id: $id, file: $file, command: \"$yaml_cmd\", exit_status: $status, stderr: \"`yaml_text $work/err`\", sha256: `hash256 $dir/$file`}" >> "$manifest"
 	else
 		rm -f "$dir/$file"
-		echo "  - {{id: $id, file: null, command: \\"$yaml_cmd\\", exit_status: $status, stderr: \\"`yaml_text $work/err`\\"}}" >> "$manifest"
+		printf '%s\n' "  - {id: $id, file: null, command: \"$yaml_cmd\", exit_status: $status, stderr: \"`yaml_text $work/err`\"}" >> "$manifest"
 	fi
-}}
+}
 
-echo "format: advisor-capture/1" > "$manifest"
-echo "host: \\"$host\\"" >> "$manifest"
-echo "collected_at: \\"`date -u +%Y-%m-%dT%H:%M:%SZ`\\"" >> "$manifest"
-echo "commands:" >> "$manifest"
+# run_items ID YAML-COMMAND COMMAND [FALLBACK YAML-FALLBACK FALLBACK-ID]: a loop over
+# interfaces whose "@@MARKER@@NAME" sections become ID@NAME.txt files
+run_items() {
+	id=$1; yaml_cmd=$2; cmd=$3
+	sh -c "$cmd" > "$work/items" 2> "$work/err"
+	status=$?
+	if [ $status -ne 0 ] && [ -n "$4" ]; then
+		cmd=$4; yaml_cmd=$5; id=$6
+		sh -c "$cmd" > "$work/items" 2> "$work/err"
+		status=$?
+	fi
+	if [ $status -ne 0 ]; then
+		printf '%s\n' "  - {id: $id, file: null, command: \"$yaml_cmd\", exit_status: $status, stderr: \"`yaml_text $work/err`\"}" >> "$manifest"
+		return
+	fi
+	ID=$id DIR=$dir YAML_CMD=$yaml_cmd awk '
+	function flush() {
+		if (item == "") return
+		close(file)
+		if (status == "0" && lines > 0)
+			printf "  - {id: %s@%s, file: %s@%s.txt, command: \"%s\", exit_status: 0, stderr: \"\"}\n", ENVIRON["ID"], item, ENVIRON["ID"], item, ENVIRON["YAML_CMD"]
+		else {
+			printf "  - {id: %s@%s, file: null, command: \"%s\", exit_status: %s, stderr: \"%s\"}\n", ENVIRON["ID"], item, ENVIRON["YAML_CMD"], (status == "" ? "null" : status), text
+			system("rm -f \"" file "\"")
+		}
+		item = ""
+	}
+	/^@@EXIT@@/ { status = $2; next }
+	/^@@MARKER@@/ {
+		flush()
+		name = substr($0, @@SKIP@@)
+		if (name ~ /^[A-Za-z0-9_.:-]+$/ && length(name) <= 64) {
+			item = name; file = ENVIRON["DIR"] "/" ENVIRON["ID"] "@" item ".txt"
+			printf "" > file; lines = 0; text = ""; status = ""
+		} else item = ""
+		next
+	}
+	item != "" {
+		print > file; lines++
+		line = $0; gsub(/["\\]/, "'"'"'", line)
+		if (lines <= 20) text = text (lines > 1 ? "\\n" : "") line
+	}
+	END { flush() }' "$work/items" >> "$manifest"
+}
+
 """
 
 _FOOTER = """
@@ -88,16 +136,23 @@ def _yaml(text: str) -> str:
 
 
 def render(platform: str, privilege: str | None = None) -> str:
-    by_name = {name: commands for name, commands in allowlist.PLATFORMS.values()}
+    by_name = allowlist.SCRIPT_PLATFORMS
     if platform not in by_name:
         known = ", ".join(sorted(by_name))
         raise InputError(f"--platform {platform}: this release writes collectors for {known}")
-    lines = [_HEADER.format(version=__version__, platform=platform)]
+    run = (_RUN.replace("@@MARKER@@", allowlist.MARKER.strip() + " ").replace("@@EXIT@@", allowlist.EXIT_MARKER)
+           .replace("@@SKIP@@", str(len(allowlist.MARKER) + 1)))
+    lines = [_HEADER.format(version=__version__, platform=platform) + run]
     for c in by_name[platform]:
         line = allowlist.wrapped(c, c.line, privilege)
+        fallback = allowlist.wrapped(c, c.fallback, privilege) if c.fallback else None
+        fallback_id = c.fallback_id or c.id
+        if c.per_item:
+            args = [c.id, _yaml(line), line] + ([fallback, _yaml(fallback), fallback_id] if fallback else [])
+            lines.append("run_items " + " ".join(shlex.quote(a) for a in args))
+            continue
         args = [c.id, allowlist.file_name(c), _yaml(line), line]
-        if c.fallback:
-            fallback = allowlist.wrapped(c, c.fallback, privilege)
-            args += [fallback, _yaml(fallback)]
+        if fallback:
+            args += [fallback, _yaml(fallback), f"{fallback_id}.txt", fallback_id]
         lines.append("run " + " ".join(shlex.quote(a) for a in args))
     return "\n".join(lines) + "\n" + _FOOTER

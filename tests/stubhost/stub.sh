@@ -21,7 +21,7 @@ serve() {  # serve FILE: print it, or behave like a host without that command
 }
 
 case "$tool $*" in
-"uname -s") echo SunOS ;;
+"uname -s") if [ -f "$host/.uname-s" ]; then /bin/cat "$host/.uname-s"; else echo SunOS; fi ;;
 "uname -n") awk '{print $2}' "$host/uname-a.txt" ;;
 "uname -a") serve uname-a.txt ;;
 "cat /etc/release") serve release.txt ;;
@@ -48,6 +48,14 @@ case "$tool $*" in
 	fi
 	echo "dladm: no table form stored" >&2; exit 1 ;;
 "kstat -p") serve kstat-p.txt ;;
+"cat /etc/os-release") serve release.txt ;;
+"ip -o link") serve ip-link.txt ;;
+"brctl show") serve brctl-show.txt ;;
+"sysctl -a") serve sysctl-net.txt ;;
+"lspci -vv") serve lspci-vv.txt ;;
+"xl "*|"xm "*) serve "$tool-`echo "$*" | tr ' ' '-'`.txt" ;;
+"ethtool -k "*) serve "ethtool-k@$2.txt" ;;
+"ethtool -c "*) serve "ethtool-c@$2.txt" ;;
 "ipadm show-prop tcp") serve ipadm-show-prop-tcp.txt ;;
 "ndd -get /dev/tcp "*) [ -f "$host/ndd-tcp.txt" ] || { echo "sh: 1: ndd: not found" >&2; exit 127; }
 	awk -v p="$3" '$1 == p { v = $NF } END { if (v == "") exit 1; print v }' "$host/ndd-tcp.txt" ;;
