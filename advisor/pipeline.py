@@ -51,6 +51,7 @@ def review_capture(capture: Capture, engine: Engine) -> HostReport:
         status="error" if errors else ("findings" if findings else "clean"),
         counts=scoring.counts(results), results=results, findings=findings, errors=errors,
         not_collected=not_collected, unused=built.unused,
+        incomplete=[m.command or m.command_id for m in capture.missing.values() if m.unfinished],
     )
 
 

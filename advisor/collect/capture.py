@@ -31,6 +31,7 @@ class Missing:
     command_id: str
     command: str | None
     reason: str
+    unfinished: bool = False  # it never finished (timed out): the collection is incomplete
 
 
 @dataclass

@@ -18,7 +18,7 @@ class ManifestCommand(BaseModel):
     id: str | None = None  # command id, written by advisor collect; else found from file or command
     file: str | None = None
     command: str
-    exit_status: int | None = None
+    exit_status: int | None = None  # null: the command never finished (timed out)
     stderr: str = ""
     sha256: str | None = None
 

@@ -150,7 +150,8 @@ def _add_manifest_entry(capture: Capture, root: Path, entry: manifest_mod.Manife
     if entry.exit_status not in (None, 0) or not entry.file:
         fallback = f"exit status {entry.exit_status}" if entry.exit_status else "no output file recorded"
         reason = (entry.stderr.strip().splitlines() or [fallback])[0]
-        capture.missing[command_id] = Missing(command_id, entry.command, reason)
+        unfinished = entry.exit_status is None and not entry.file
+        capture.missing[command_id] = Missing(command_id, entry.command, reason, unfinished)
         return
     path = root / entry.file
     if not path.resolve().is_relative_to(root.resolve()):

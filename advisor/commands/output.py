@@ -47,16 +47,19 @@ def write(report: Report, fmt: str, output: Path | None) -> None:
 
 
 def exit_status(report: Report) -> int:
-    """2 unreadable input, 3 a host not collected, 1 gate failed, else 0.
-    Each error is printed on stderr as one line."""
+    """2 unreadable input, 3 a host not (completely) collected, 1 gate failed,
+    else 0. Each error is printed on stderr as one line."""
     unreachable = [h for h in report.hosts if h.status == "unreachable"]
+    incomplete = [h for h in report.hosts if h.incomplete]
     input_errors = report.errors + [e for h in report.hosts if h.status != "unreachable" for e in h.errors]
     for e in input_errors:
         print(f"advisor: {e}", file=sys.stderr)
     for h in unreachable:
         print(f"advisor: {h.host}: not collected: {'; '.join(h.errors)}", file=sys.stderr)
+    for h in incomplete:
+        print(f"advisor: {h.host}: incomplete: {', '.join(h.incomplete)} did not finish", file=sys.stderr)
     if input_errors:
         return EXIT_INPUT
-    if unreachable:
+    if unreachable or incomplete:
         return EXIT_UNREACHABLE
     return EXIT_GATE if report.summary.gate == "failed" else EXIT_OK

@@ -67,6 +67,7 @@ class HostReport(BaseModel):
     errors: list[str]  # files that could not be read: exit status 2
     not_collected: list[str] = []  # commands that ran but gave no output (not found, no privilege)
     unused: list[str] = []  # files recognized but read by no rule yet
+    incomplete: list[str] = []  # commands that never finished (timed out): the run exits 3
 
 
 class Tool(BaseModel):
