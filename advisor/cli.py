@@ -40,18 +40,23 @@ def _die(message: str) -> None:
 
 PolicyOpt = Annotated[Optional[Path], typer.Option("--policy", help="Policy YAML: parameter overrides and intents.")]
 RulesOpt = Annotated[Optional[list[Path]], typer.Option("--rules", help="Extra rule pack directory (repeatable).")]
+FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="Report format.")]
+OutputOpt = Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the report to this file.")]
+FailOnOpt = Annotated[FailOn, typer.Option("--fail-on", help="Exit 1 when a finding of this severity or worse exists.")]
+MinScoreOpt = Annotated[Optional[float], typer.Option("--min-score", help="Exit 1 when a host scores below this.")]
+JobsOpt = Annotated[int, typer.Option("--jobs", "-j", min=0, help="Review in this many processes (0: one per CPU).")]
 
 
 @app.command()
 def review(
     paths: Annotated[list[Path], typer.Argument(help="Bundle folders, .tar.gz bundles, Explorer archives or loose output files.")],
-    fmt: Annotated[Format, typer.Option("--format", "-f", help="Report format.")] = Format.table,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the report to this file.")] = None,
-    fail_on: Annotated[FailOn, typer.Option("--fail-on", help="Exit 1 when a finding of this severity or worse exists.")] = FailOn.never,
-    min_score: Annotated[Optional[float], typer.Option("--min-score", help="Exit 1 when a host scores below this.")] = None,
+    fmt: FormatOpt = Format.table,
+    output: OutputOpt = None,
+    fail_on: FailOnOpt = FailOn.never,
+    min_score: MinScoreOpt = None,
     policy: PolicyOpt = None,
     rules: RulesOpt = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, help="Review bundles in this many processes (0: one per CPU).")] = 0,
+    jobs: JobsOpt = 0,
 ) -> None:
     """Review saved captures offline and report scored findings."""
     import os
@@ -117,13 +122,13 @@ def audit(
     pfexec: PfexecOpt = False,
     connect_timeout: ConnectTimeoutOpt = 10.0,
     command_timeout: CommandTimeoutOpt = 300.0,
-    fmt: Annotated[Format, typer.Option("--format", "-f", help="Report format.")] = Format.table,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the report to this file.")] = None,
-    fail_on: Annotated[FailOn, typer.Option("--fail-on", help="Exit 1 when a finding of this severity or worse exists.")] = FailOn.never,
-    min_score: Annotated[Optional[float], typer.Option("--min-score", help="Exit 1 when a host scores below this.")] = None,
+    fmt: FormatOpt = Format.table,
+    output: OutputOpt = None,
+    fail_on: FailOnOpt = FailOn.never,
+    min_score: MinScoreOpt = None,
     policy: PolicyOpt = None,
     rules: RulesOpt = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, help="Review in this many processes (0: one per CPU).")] = 0,
+    jobs: JobsOpt = 0,
 ) -> None:
     """Collect from live hosts over SSH (read-only commands) and report as review does."""
     import os
