@@ -12,7 +12,7 @@ from conftest import CAPTURES, ROOT, run_cli
 def test_rules_are_found_from_any_directory(tmp_path: Path) -> None:
     res = run_cli("review", str(CAPTURES / "t5-primary-untuned"), "-f", "json", cwd=tmp_path)
     assert res.returncode == 0, res.stderr
-    assert '"rules": 23' in res.stdout
+    assert f'"rules": {len(packs.load())}' in res.stdout
 
 
 def test_installed_package_carries_its_rules() -> None:
@@ -20,4 +20,4 @@ def test_installed_package_carries_its_rules() -> None:
     rules_dir = packs.bundled_rules_dir()
     if package.parent != ROOT:  # installed, not imported from the checkout
         assert rules_dir == package / "rules"
-    assert sorted(p.name for p in rules_dir.glob("*.yaml")) == ["ldoms.yaml", "solaris.yaml"]
+    assert sorted(p.name for p in rules_dir.glob("*.yaml")) == ["ldoms.yaml", "linux.yaml", "solaris.yaml", "xen.yaml"]

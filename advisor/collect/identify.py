@@ -24,12 +24,28 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     ("ipadm-show-prop-tcp", re.compile(r"^PROTO\s+PROPERTY\s+PERM\s+CURRENT", re.M)),
     ("ndd-tcp", re.compile(r"\A\s*tcp_\w+\s*(?:=\s*)?\d+\s*$", re.M)),
     ("etc-system", re.compile(r"^\s*set\s+(?:\w+:)?\w+\s*=", re.M)),
+    ("xl-vcpu-list", re.compile(r"^Name\s+ID\s+VCPU\s+CPU\s+State\s+Time\(s\)\s+Affinity \(Hard", re.M)),
+    ("xm-vcpu-list", re.compile(r"^Name\s+ID\s+VCPUs?\s+CPU\s+State\s+Time\(s\)\s+CPU Affinity", re.M)),
+    ("xl-list", re.compile(r"^Name\s+ID\s+Mem\s+VCPUs\s+State\s+Time\(s\)", re.M)),
+    ("xl-info", re.compile(r"^(?:host|release|nr_cpus|xen_major)\s+:.*\n(?:.*\n)*?(?:nr_cpus|xen_major|xen_version)\s+:", re.M)),
+    ("brctl-show", re.compile(r"\A\s*bridge name\s+bridge id\s+STP enabled", re.I)),
+    ("ip-link", re.compile(r"\A\s*\d+:\s+[^:\s]+:\s+<[A-Z_,-]*>\s+mtu\s+\d+")),
+    ("sysctl-net", re.compile(r"\A\s*net\.[\w.-]+\s*=", re.M)),
+    ("lspci-vv", re.compile(r"\A(?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]\s+[^:\n]+:", re.I)),
+    ("uname-a", re.compile(r"\A\s*(?:Linux|HP-UX)\s+\S+\s+\S+")),
+    ("release", re.compile(r"^(?:NAME|PRETTY_NAME)=", re.M)),
 ]
+
+_ETHTOOL = [("ethtool-k", re.compile(r"^(?:Features|Offload parameters) for ([A-Za-z0-9_.:-]+):", re.M)),
+            ("ethtool-c", re.compile(r"^Coalesce parameters for ([A-Za-z0-9_.:-]+):", re.M))]
 
 
 def identify_text(head: str) -> str | None:
     if _KSTAT.search(head.split("\n", 1)[0] + "\n"):
         return "kstat-p"
+    for command_id, pattern in _ETHTOOL:  # per interface: the id names it
+        if m := pattern.search(head):
+            return f"{command_id}@{m.group(1)}"
     for command_id, pattern in _RULES:
         if pattern.search(head):
             return command_id

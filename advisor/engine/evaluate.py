@@ -27,6 +27,11 @@ SUBJECTS: dict[str, tuple[str | None, Namer]] = {
     "vnet": ("vnets", lambda v: f"vnet {v.name}@{v.domain}"),
     "link": ("links", lambda lk: f"link {lk.name}"),
     "ldc": ("ldcs", lambda c: f"ldc {c.module}:{c.instance}:{c.name}"),
+    "pcpu": ("pcpus", lambda p: f"pcpu {p.cpu}"),
+    "xen-vcpu": ("xen_guest_vcpus", lambda v: f"vcpu {v.domain}/{v.vcpu}"),
+    "bridge": ("bridges", lambda b: f"bridge {b.name}"),
+    "interface": ("interfaces", lambda i: f"interface {i.name}"),
+    "pci-card": ("pci_cards", lambda c: f"pci {c.card}"),
 }
 
 _REF = re.compile(r"\b(s|host|intent)\.([a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*)")

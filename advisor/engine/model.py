@@ -32,7 +32,7 @@ class Impact(str, Enum):
     host_reboot = "host-reboot"
 
 
-Subject = Literal["host", "domain", "vsw", "vnet", "link", "ldc"]
+Subject = Literal["host", "domain", "vsw", "vnet", "link", "ldc", "pcpu", "xen-vcpu", "bridge", "interface", "pci-card"]
 
 _STRICT = ConfigDict(extra="forbid")
 

@@ -19,6 +19,7 @@ class Intents(BaseModel):
     wan_bandwidth_mbps: float = Field(default=1000, gt=0)
     ipsec_bulk: bool = False
     jumbo_frames_needed: list[str] = []  # vsw names where jumbo frames are wanted
+    storage_bridges: list[str] = []  # Linux/Xen bridges that carry storage (NFS, iSCSI)
 
 
 class Policy(BaseModel):

@@ -12,7 +12,7 @@ from typing import Any
 
 from advisor.collect.capture import Capture, RawOutput
 from advisor.errors import ParseError
-from advisor.facts import kstat_facts, ldoms
+from advisor.facts import kstat_facts, ldoms, linux
 from advisor.facts.models import HostFacts, Link, TcpDrift, TcpProp
 from advisor.parsers import kstat, parser_for
 from advisor.parsers.dladm import LinkProp, PhysLink
@@ -66,6 +66,8 @@ def build(capture: Capture, auto_inter_vnet_limit: int = 8) -> Built:
     _kstat(facts, parsed, files)
     _tunables(facts, parsed, files)
     _ldoms(facts, parsed, files, auto_inter_vnet_limit)
+    if facts.platform == "linux":
+        linux.build(facts, parsed, files)
     return Built(facts, errors, unused)
 
 
@@ -75,6 +77,10 @@ def _ev(files: dict[str, str], cid: str, line: int) -> str:
 
 def _identity(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> None:
     if (u := parsed.get("uname-a")) is not None:
+        if u.system == "Linux":
+            facts.platform = "linux"
+            facts.os_name = f"Linux {u.release}"
+            facts.arch = u.machine if len(u.machine) < 16 else None
         if u.system == "SunOS":
             facts.platform = "solaris"
             m = re.match(r"5\.(\d+)", u.release)
@@ -85,6 +91,8 @@ def _identity(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -
             if facts.solaris_major == 11 and v:
                 facts.solaris_minor = int(v.group(1))
             facts.evidence["solaris_major"] = _ev(files, "uname-a", u.line)
+    if (r := parsed.get("release")) is not None and r.major is None and r.name.startswith(("NAME=", "PRETTY_NAME=", "ID=")):
+        facts.platform = "linux"
     if (r := parsed.get("release")) is not None and r.major:
         facts.platform = "solaris"
         facts.os_name = r.name
@@ -119,6 +127,9 @@ def _identity(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -
         facts.evidence["vcpus"] = facts.evidence["cpu_model"] = _ev(files, "psrinfo-pv", ps.line)
     if facts.platform == "unknown" and ({"kstat-p", "etc-system", "dladm-show-phys", "ldm-list-l", "ldm-list-l-p"} & parsed.keys()):
         facts.platform = "solaris"
+    linux_only = {"xl-vcpu-list", "xm-vcpu-list", "xl-info", "xm-info", "brctl-show", "ip-link", "sysctl-net", "lspci-vv"}
+    if facts.platform == "unknown" and (linux_only & parsed.keys() or any(k.startswith("ethtool-") for k in parsed)):
+        facts.platform = "linux"
     if facts.is_control_domain is None and ({"ldm-list-l", "ldm-list-l-p", "ldm-version"} & parsed.keys()):
         facts.is_control_domain = True
 

@@ -145,4 +145,72 @@ class HostFacts(Fact):
     vnets: list[VNet] | None = None
     links: list[Link] | None = None
     ldcs: list[LdcChannel] | None = None
+    # Linux hosts and Xen dom0s
+    xen_tool: str | None = None  # xl or xm, whichever answered
+    xen_nr_cpus: int | None = None
+    xen_dom0_pinned: list[int] | None = None
+    xen_guest_vcpus: list[XenVcpu] | None = None
+    pcpus: list[PCpu] | None = None
+    bridges: list[LinuxBridge] | None = None
+    interfaces: list[Interface] | None = None
+    ip_forward: bool | None = None
+    pci_cards: list[PciCard] | None = None
     inputs: list[str] = []  # command ids whose output was read
+
+
+class VcpuRef(BaseModel):
+    domain: str
+    vcpu: int
+
+
+class XenVcpu(Fact):
+    """A guest vCPU as `xm|xl vcpu-list` shows it."""
+
+    domain: str
+    vcpu: int
+    cpu: int | None = None
+    hard: str
+    hard_cpus: list[int] | None = None  # None: every CPU, or not expandable
+    pinned_cpu: int | None = None  # hard affinity is exactly one CPU
+    overlaps_dom0: list[int] = []  # dom0-pinned CPUs this vCPU may run on
+
+
+class PCpu(Fact):
+    cpu: int
+    pinned_guest_vcpus: list[VcpuRef] = []  # guest vCPUs hard-pinned to this CPU alone
+    dom0_pinned: bool = False
+
+
+class Port(BaseModel):
+    name: str
+    kind: str  # vif, tap, physical
+    mtu: int | None = None
+
+
+class LinuxBridge(Fact):
+    name: str
+    mtu: int | None = None
+    ports: list[Port] = []
+    uplinks: list[Port] = []  # physical ports (eth, bond, em, ...)
+    vifs_above: list[Port] = []  # vif/tap ports with an MTU above the bridge's
+    uplink_mtu: int | None = None
+    target_mtu: int | None = None  # the largest MTU a port asks for: what the chain should carry
+
+
+class Interface(Fact):
+    name: str
+    mtu: int | None = None
+    tso: str | None = None
+    tso_fixed: bool = False
+    lro: str | None = None
+    lro_fixed: bool = False
+    bridge_port: bool = False
+
+
+class PciCard(Fact):
+    card: str  # bus:device
+    description: str
+    functions: list[str]
+    ten_gig: bool = False
+    link_gts: float | None = None  # negotiated speed per lane (LnkSta)
+    functions_in_use: int = 0  # with a kernel driver bound

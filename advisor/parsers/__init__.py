@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from advisor.collect.capture import RawOutput
-from advisor.parsers import dladm, driver_conf, etc_system, ldm_list, ldm_parseable, solaris_info, tcp_props
+from advisor.parsers import dladm, driver_conf, etc_system, ldm_list, ldm_parseable, linux_net, solaris_info, tcp_props, xen
 
 Parser = Callable[[RawOutput], Any]
 
@@ -25,10 +25,23 @@ PARSERS: dict[str, Parser] = {
     "etc-system": lambda o: etc_system.parse(o.text()),
     "ndd-tcp": lambda o: tcp_props.parse_ndd(o.text()),
     "ipadm-show-prop-tcp": lambda o: tcp_props.parse_ipadm(o.text()),
+    "xl-vcpu-list": lambda o: xen.parse_vcpu_list(o.text()),
+    "xm-vcpu-list": lambda o: xen.parse_vcpu_list(o.text()),
+    "xl-info": lambda o: xen.parse_info(o.text()),
+    "xm-info": lambda o: xen.parse_info(o.text()),
+    "xl-list": lambda o: xen.parse_list(o.text()),
+    "xm-list": lambda o: xen.parse_list(o.text()),
+    "brctl-show": lambda o: linux_net.parse_brctl(o.text()),
+    "ip-link": lambda o: linux_net.parse_ip_link(o.text()),
+    "ethtool-k": lambda o: linux_net.parse_ethtool_k(o.text()),
+    "ethtool-c": lambda o: linux_net.parse_ethtool_c(o.text()),
+    "sysctl-net": lambda o: linux_net.parse_sysctl(o.text()),
+    "lspci-vv": lambda o: linux_net.parse_lspci(o.text()),
 }
 
 
 def parser_for(command_id: str) -> Parser | None:
+    """`ethtool-k@eth0` is read by the ethtool-k parser."""
     if command_id.startswith("driver-"):
         return lambda o: driver_conf.parse(o.text())
-    return PARSERS.get(command_id)
+    return PARSERS.get(command_id.split("@", 1)[0])

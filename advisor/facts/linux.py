@@ -1,0 +1,154 @@
+"""Facts of Linux hosts and Xen dom0s: vCPU pinning, bridges, offloads, PCIe cards."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from advisor.facts.models import HostFacts, Interface, LinuxBridge, PCpu, PciCard, Port, VcpuRef, XenVcpu
+from advisor.parsers.xen import cpu_set
+
+_VIRTUAL_PORT = re.compile(r"^(vif|tap|vnet|veth)")
+
+
+def _ev(files: dict[str, str], cid: str, line: int) -> str:
+    return f"{files[cid]}:{line}"
+
+
+def build(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> None:
+    _xen(facts, parsed, files)
+    links = {lk.name: lk for lk in parsed.get("ip-link", [])}
+    _bridges(facts, parsed, files, links)
+    _interfaces(facts, parsed, files, links)
+    if (sysctl := parsed.get("sysctl-net")) is not None:
+        v4 = sysctl.get("net.ipv4.ip_forward")
+        v6 = sysctl.get("net.ipv6.conf.all.forwarding")
+        known = [v for v in (v4, v6) if v is not None]
+        if known:
+            facts.ip_forward = any(v[0] == "1" for v in known)
+            facts.evidence["ip_forward"] = _ev(files, "sysctl-net", (v4 or v6)[1])  # type: ignore[index]
+    if (pci := parsed.get("lspci-vv")) is not None:
+        facts.pci_cards = _pci_cards(pci, files)
+
+
+def _xen(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> None:
+    tool = "xl" if "xl-vcpu-list" in parsed else "xm" if "xm-vcpu-list" in parsed else None
+    info_id = "xl-info" if "xl-info" in parsed else "xm-info" if "xm-info" in parsed else None
+    if info_id:
+        info = parsed[info_id]
+        facts.xen_nr_cpus = info.int("nr_cpus")
+        tool = tool or info_id[:2]
+    if tool is None:
+        return
+    facts.xen_tool = tool
+    vcpus = parsed.get(f"{tool}-vcpu-list")
+    if vcpus is None:
+        return
+    cid = f"{tool}-vcpu-list"
+    nr = facts.xen_nr_cpus
+    dom0 = [v for v in vcpus if v.domid == 0]
+    pin_all = info_id is not None and "dom0_vcpus_pin" in (parsed[info_id].get("xen_commandline") or "")
+    dom0_pins: set[int] = set()
+    for v in dom0:
+        cpus = cpu_set(v.hard, nr)
+        if pin_all:
+            dom0_pins.add(v.vcpu)
+        elif cpus is not None and len(cpus) == 1 and (nr is None or len(cpus) < nr):
+            dom0_pins |= cpus
+    facts.xen_dom0_pinned = sorted(dom0_pins)
+    guests: list[XenVcpu] = []
+    pcpus: dict[int, PCpu] = {}
+    for v in vcpus:
+        if v.domid == 0:
+            continue
+        cpus = cpu_set(v.hard, nr)
+        restricted = cpus is not None and (nr is None or len(cpus) < nr)
+        g = XenVcpu(domain=v.domain, vcpu=v.vcpu, cpu=v.cpu, hard=v.hard,
+                    hard_cpus=sorted(cpus) if cpus is not None else None,
+                    pinned_cpu=next(iter(cpus)) if restricted and cpus and len(cpus) == 1 else None,
+                    overlaps_dom0=sorted(cpus & dom0_pins) if restricted and cpus else [])
+        g.evidence["hard"] = g.evidence["pinned_cpu"] = g.evidence["overlaps_dom0"] = _ev(files, cid, v.line)
+        guests.append(g)
+        if g.pinned_cpu is not None:
+            p = pcpus.setdefault(g.pinned_cpu, PCpu(cpu=g.pinned_cpu, dom0_pinned=g.pinned_cpu in dom0_pins))
+            p.pinned_guest_vcpus.append(VcpuRef(domain=v.domain, vcpu=v.vcpu))
+            p.evidence["pinned_guest_vcpus"] = ", ".join(filter(None, [p.evidence.get("pinned_guest_vcpus"), _ev(files, cid, v.line)]))
+    facts.xen_guest_vcpus = guests
+    facts.pcpus = sorted(pcpus.values(), key=lambda p: p.cpu)
+
+
+def _port(name: str, links: dict) -> Port:
+    kind = "vif" if name.startswith("vif") else "tap" if _VIRTUAL_PORT.match(name) else "physical"
+    link = links.get(name)
+    return Port(name=name, kind=kind, mtu=link.mtu if link else None)
+
+
+def _bridges(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str], links: dict) -> None:
+    brctl = parsed.get("brctl-show")
+    if brctl is None and not links:
+        return
+    members: dict[str, list[str]] = {}
+    for b in brctl or []:
+        members[b.name] = list(b.ports)
+    for lk in links.values():  # `master xenbr0` names bridge ports; a SLAVE's master is a bond
+        if lk.master and "SLAVE" not in lk.flags:
+            members.setdefault(lk.master, [])
+            if lk.name not in members[lk.master]:
+                members[lk.master].append(lk.name)
+    bridges = []
+    for name, ports in members.items():
+        link = links.get(name)
+        br = LinuxBridge(name=name, mtu=link.mtu if link else None, ports=[_port(p, links) for p in ports])
+        br.uplinks = [p for p in br.ports if p.kind == "physical"]
+        known_uplinks = [p.mtu for p in br.uplinks if p.mtu is not None]
+        br.uplink_mtu = min(known_uplinks) if known_uplinks else None
+        if br.mtu is not None:
+            br.vifs_above = [p for p in br.ports if p.kind != "physical" and p.mtu is not None and p.mtu > br.mtu]
+            br.target_mtu = max([br.mtu] + [p.mtu for p in br.vifs_above if p.mtu is not None])
+        if link:
+            br.evidence["mtu"] = _ev(files, "ip-link", link.line)
+        for p in ports:
+            if p in links:
+                br.evidence.setdefault("vifs_above", _ev(files, "ip-link", links[p].line))
+                if _port(p, links).kind == "physical":
+                    br.evidence["uplink_mtu"] = _ev(files, "ip-link", links[p].line)
+        bridges.append(br)
+    if brctl is not None or bridges:
+        facts.bridges = bridges
+
+
+def _interfaces(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str], links: dict) -> None:
+    ports = {p.name for b in facts.bridges or [] for p in b.ports}
+    out = []
+    for cid, features in parsed.items():
+        if not cid.startswith("ethtool-k@"):
+            continue
+        name = cid.split("@", 1)[1]
+        link = links.get(name)
+        iface = Interface(name=name, mtu=link.mtu if link else None, bridge_port=name in ports)
+        for attr, key in (("tso", "tcp-segmentation-offload"), ("lro", "large-receive-offload")):
+            f = features.get(key)
+            if f is not None:
+                setattr(iface, attr, f.value)
+                setattr(iface, f"{attr}_fixed", f.fixed)
+                iface.evidence[attr] = _ev(files, cid, f.line)
+        out.append(iface)
+    if out:
+        facts.interfaces = sorted(out, key=lambda i: i.name)
+
+
+def _pci_cards(functions: list, files: dict[str, str]) -> list[PciCard]:
+    cards: dict[str, PciCard] = {}
+    for fn in functions:
+        if "ethernet" not in fn.kind.lower():
+            continue
+        card = cards.setdefault(fn.card, PciCard(card=fn.card, description=fn.description, functions=[]))
+        card.functions.append(fn.address)
+        card.ten_gig = card.ten_gig or bool(re.search(r"10[- ]?(?:Gigabit|GbE|G\b)|82599|82598|X520|X540", fn.description, re.I))
+        speed = fn.speed("sta")
+        if speed is not None:
+            card.link_gts = speed if card.link_gts is None else min(card.link_gts, speed)
+            card.evidence["link_gts"] = _ev(files, "lspci-vv", fn.line)
+        card.functions_in_use += 1 if fn.driver else 0
+        card.evidence.setdefault("functions_in_use", _ev(files, "lspci-vv", fn.line))
+    return sorted(cards.values(), key=lambda c: c.card)

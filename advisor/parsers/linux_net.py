@@ -1,0 +1,202 @@
+"""Linux host and dom0 network outputs: `brctl show`, `ip -o link` / `ip link`,
+`ethtool -k` / `ethtool -c`, `sysctl -a` (net.), `lspci -vv`."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from advisor.errors import ParseError
+from advisor.parsers.text import numbered
+
+
+@dataclass
+class Bridge:
+    name: str
+    stp: str | None
+    ports: list[str]
+    line: int
+
+
+def parse_brctl(text: str) -> list[Bridge]:
+    """Tab-separated; a bridge's further ports sit alone on continuation lines."""
+    lines = [ln for ln in numbered(text) if ln.text.strip()]
+    if not lines or not lines[0].text.lower().startswith("bridge name"):
+        raise ParseError("expected a 'bridge name  bridge id  STP enabled  interfaces' header",
+                         line=lines[0].number if lines else None)
+    bridges: list[Bridge] = []
+    for ln in lines[1:]:
+        parts = ln.text.split()
+        if ln.text[0] in " \t":
+            if not bridges or len(parts) != 1:
+                raise ParseError("port continuation line outside a bridge", line=ln.number)
+            bridges[-1].ports.append(parts[0])
+            continue
+        if len(parts) < 3 or not re.fullmatch(r"[0-9a-fA-F]{4}\.[0-9a-fA-F]{12}", parts[1]):
+            raise ParseError("expected 'name  id  stp  [interface]'", line=ln.number)
+        bridges.append(Bridge(parts[0], parts[2], parts[3:4], ln.number))
+    return bridges
+
+
+@dataclass
+class IpLink:
+    name: str
+    mtu: int | None
+    master: str | None
+    state: str | None
+    flags: frozenset[str]
+    line: int
+
+
+_IP_HEAD = re.compile(r"^\d+:\s+(?P<name>[^:@\s]+)(?:@[^:\s]+)?:\s+<(?P<flags>[^>]*)>(?P<rest>.*)$")
+
+
+def parse_ip_link(text: str) -> list[IpLink]:
+    """`ip -o link` (one line per link, `\\` joins) or `ip link` (link/ether on
+    the next line); the attributes needed are on the first line of either."""
+    out: list[IpLink] = []
+    for ln in numbered(text):
+        s = ln.text.strip()
+        if not s:
+            continue
+        m = _IP_HEAD.match(s)
+        if not m:
+            if s.startswith(("link/", "alias", "vf ", "altname", "prop ")) and out:
+                continue  # second line of plain `ip link`
+            raise ParseError("not an 'N: name: <FLAGS> mtu ...' line", line=ln.number)
+        attrs = m.group("rest").split("\\")[0].split()
+        pairs = dict(zip(attrs[::2], attrs[1::2]))
+        mtu = pairs.get("mtu")
+        out.append(IpLink(m.group("name"), int(mtu) if mtu and mtu.isdigit() else None, pairs.get("master"),
+                          pairs.get("state"), frozenset(f for f in m.group("flags").split(",") if f), ln.number))
+    if not out:
+        raise ParseError("no links")
+    return out
+
+
+@dataclass
+class Feature:
+    value: str  # on, off, n/a
+    fixed: bool
+    requested: str | None
+    line: int
+
+
+_FEATURE = re.compile(r"^(?P<name>[a-z0-9][a-z0-9 _-]*?):\s*(?P<value>on|off|n/a)(?:\s*\[(?P<note>[^\]]*)\])?\s*$", re.I)
+
+
+def parse_ethtool_k(text: str) -> dict[str, Feature]:
+    """`Features for eth0:` (or older `Offload parameters for eth0:`) and one
+    `name: on|off [fixed] [requested on]` line each, indented with tabs,
+    spaces or not at all. Older ethtool spells names with spaces."""
+    features: dict[str, Feature] = {}
+    started = False
+    for ln in numbered(text):
+        s = ln.text.strip()
+        if not s:
+            continue
+        if re.match(r"^(Features|Offload parameters) for \S+:$", s):
+            started = True
+            continue
+        m = _FEATURE.match(s)
+        if not m:
+            if not started:
+                raise ParseError("expected 'Features for IF:'", line=ln.number)
+            raise ParseError(f"not a 'feature: on|off' line: {s[:40]!r}", line=ln.number)
+        note = (m.group("note") or "").lower()
+        name = re.sub(r"[ _]+", "-", m.group("name").strip().lower())
+        features[name] = Feature(m.group("value").lower(), note == "fixed",
+                                 note.removeprefix("requested ") if note.startswith("requested") else None, ln.number)
+    if not features:
+        raise ParseError("no features listed")
+    return features
+
+
+def parse_ethtool_c(text: str) -> dict[str, tuple[str, int]]:
+    """`Coalesce parameters for eth0:` then `key: value` lines; `Adaptive RX: on  TX: off`
+    holds two. Drivers without coalescing print an error instead."""
+    values: dict[str, tuple[str, int]] = {}
+    for ln in numbered(text):
+        s = ln.text.strip()
+        if not s or s.startswith("Coalesce parameters for"):
+            continue
+        if s.startswith("Adaptive"):
+            for side, val in re.findall(r"(RX|TX):\s*(\S+)", s):
+                values[f"adaptive-{side.lower()}"] = (val, ln.number)
+            continue
+        key, sep, value = s.partition(":")
+        if not sep:
+            raise ParseError(f"not a 'key: value' line: {s[:40]!r}", line=ln.number)
+        values[key.strip().lower()] = (value.strip(), ln.number)
+    if not values:
+        raise ParseError("no coalescing parameters")
+    return values
+
+
+def parse_sysctl(text: str) -> dict[str, tuple[str, int]]:
+    values: dict[str, tuple[str, int]] = {}
+    for ln in numbered(text):
+        s = ln.text.strip()
+        if not s:
+            continue
+        key, sep, value = s.partition("=")
+        if not sep or not re.fullmatch(r"[\w.\-/]+", key.strip()):
+            raise ParseError(f"not a 'name = value' line: {s[:40]!r}", line=ln.number)
+        values[key.strip()] = (value.strip(), ln.number)
+    if not values:
+        raise ParseError("empty output")
+    return values
+
+
+@dataclass
+class PciFunction:
+    address: str  # 0000:02:00.0 or 02:00.0
+    kind: str  # "Ethernet controller"
+    description: str
+    link_cap: str | None = None
+    link_sta: str | None = None
+    driver: str | None = None
+    line: int = 0
+    attrs: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def card(self) -> str:
+        """Bus and device: the functions of one card share it."""
+        return self.address.rsplit(".", 1)[0]
+
+    def speed(self, which: str) -> float | None:
+        text = self.link_sta if which == "sta" else self.link_cap
+        m = re.search(r"Speed\s+([\d.]+)GT/s", text or "")
+        return float(m.group(1)) if m else None
+
+    def width(self, which: str) -> int | None:
+        text = self.link_sta if which == "sta" else self.link_cap
+        m = re.search(r"Width\s+x(\d+)", text or "")
+        return int(m.group(1)) if m else None
+
+
+_PCI_HEAD = re.compile(r"^(?P<addr>(?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.[0-7])\s+(?P<kind>[^:]+):\s*(?P<desc>.*)$", re.I)
+
+
+def parse_lspci(text: str) -> list[PciFunction]:
+    out: list[PciFunction] = []
+    for ln in numbered(text):
+        if not ln.text.strip():
+            continue
+        m = _PCI_HEAD.match(ln.text)
+        if m:
+            out.append(PciFunction(m.group("addr"), m.group("kind").strip(), m.group("desc").strip(), line=ln.number))
+            continue
+        if not out or not ln.text[0].isspace():
+            raise ParseError("not an lspci device line or its indented detail", line=ln.number)
+        s = ln.text.strip()
+        fn = out[-1]
+        if s.startswith("LnkCap:"):
+            fn.link_cap = s[len("LnkCap:"):].strip()
+        elif s.startswith("LnkSta:"):
+            fn.link_sta = s[len("LnkSta:"):].strip()
+        elif s.startswith("Kernel driver in use:"):
+            fn.driver = s.split(":", 1)[1].strip()
+    if not out:
+        raise ParseError("no PCI devices")
+    return out

@@ -1,0 +1,142 @@
+"""Xen toolstack outputs: `xm|xl vcpu-list`, `xm|xl info`, `xm|xl list`.
+
+vcpu-list headers differ: xl prints `Affinity (Hard / Soft)` with `all / all`,
+xm prints `CPU Affinity` with `any cpu` (older xm: `VCPUs`). An offline vCPU
+shows CPU `-` and state `--p` (xl) or `---`. Names longer than the column
+push the rest right, so rows are read from a pattern, not from positions.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from advisor.errors import ParseError
+from advisor.parsers.text import numbered
+
+_ROW = re.compile(r"^(?P<name>\S+)\s+(?P<id>\d+)\s+(?P<vcpu>\d+)\s+(?P<cpu>\d+|-)\s+(?P<state>[-rbp]{3})\s+"
+                  r"(?P<time>\d+(?:\.\d+)?)\s+(?P<affinity>\S.*?)\s*$")
+
+
+@dataclass
+class VCpu:
+    domain: str
+    domid: int
+    vcpu: int
+    cpu: int | None  # None when offline
+    state: str
+    hard: str  # affinity as printed: "all", "any cpu", "0-3,^2"
+    soft: str | None  # xl only
+    line: int
+
+    @property
+    def online(self) -> bool:
+        return self.cpu is not None and "p" not in self.state
+
+
+def parse_vcpu_list(text: str) -> list[VCpu]:
+    lines = [ln for ln in numbered(text) if ln.text.strip()]
+    if not lines:
+        raise ParseError("empty output")
+    header = lines[0].text.split()
+    if header[:2] != ["Name", "ID"] or not any(h.startswith("VCPU") for h in header) or "Affinity" not in lines[0].text:
+        raise ParseError("expected a 'Name ID VCPU CPU State Time(s) ... Affinity' header", line=lines[0].number)
+    xl = "Hard" in lines[0].text
+    out = []
+    for ln in lines[1:]:
+        m = _ROW.match(ln.text.strip())
+        if not m:
+            raise ParseError("not a vcpu-list row", line=ln.number)
+        hard, soft = m.group("affinity"), None
+        if xl:
+            hard, sep, soft = hard.partition(" / ")
+            if not sep:
+                raise ParseError("xl affinity should read 'hard / soft'", line=ln.number)
+        cpu = m.group("cpu")
+        out.append(VCpu(m.group("name"), int(m.group("id")), int(m.group("vcpu")), None if cpu == "-" else int(cpu),
+                        m.group("state"), hard.strip(), soft.strip() if soft else None, ln.number))
+    return out
+
+
+def cpu_set(affinity: str, nr_cpus: int | None) -> frozenset[int] | None:
+    """'0-3,^2' -> {0, 1, 3}; 'all' / 'any cpu' -> every CPU (None when their
+    number is unknown); 'nodes:...' (NUMA) is not expanded: None."""
+    text = affinity.strip().lower()
+    if text in ("all", "any cpu", "any"):
+        return frozenset(range(nr_cpus)) if nr_cpus else None
+    chosen: set[int] = set()
+    excluded: set[int] = set()
+    for part in text.split(","):
+        part = part.strip()
+        target = excluded if part.startswith("^") else chosen
+        part = part.lstrip("^")
+        m = re.fullmatch(r"(\d+)(?:-(\d+))?", part)
+        if not m:
+            return None
+        lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
+        if hi < lo or hi - lo > 4096:
+            return None
+        target.update(range(lo, hi + 1))
+    if not chosen and excluded and nr_cpus:
+        chosen = set(range(nr_cpus))
+    return frozenset(chosen - excluded)
+
+
+@dataclass
+class XenInfo:
+    values: dict[str, tuple[str, int]]
+
+    def get(self, key: str) -> str | None:
+        return self.values[key][0] if key in self.values else None
+
+    def int(self, key: str) -> int | None:
+        v = self.get(key)
+        return int(v) if v is not None and v.isdigit() else None
+
+
+def parse_info(text: str) -> XenInfo:
+    values: dict[str, tuple[str, int]] = {}
+    last: str | None = None
+    for ln in numbered(text):
+        if not ln.text.strip():
+            continue
+        key, sep, value = ln.text.partition(":")
+        if sep and re.fullmatch(r"[a-z_][a-z0-9_]*", key.strip()):
+            last = key.strip()
+            values[last] = (value.strip(), ln.number)
+        elif last is not None and ln.text.startswith((" ", "\t")):  # wrapped value (long xen_commandline)
+            value, number = values[last]
+            values[last] = (f"{value} {ln.text.strip()}", number)
+        else:
+            raise ParseError(f"not a 'key : value' line: {ln.text.strip()[:40]!r}", line=ln.number)
+    if "nr_cpus" not in values and "xen_major" not in values:
+        raise ParseError("no nr_cpus or xen_major: not xm/xl info output")
+    return XenInfo(values)
+
+
+@dataclass
+class XenDomain:
+    name: str
+    domid: int | None
+    memory_mb: int | None
+    vcpus: int | None
+    state: str | None
+    line: int
+
+
+_LIST = re.compile(r"^(?P<name>\S+)\s+(?:(?P<id>\d+)\s+)?(?P<mem>\d+)\s+(?P<vcpus>\d+)\s+(?P<state>[-rbpscd]{6})\s+"
+                   r"(?P<time>[\d.]+)")
+
+
+def parse_list(text: str) -> list[XenDomain]:
+    lines = [ln for ln in numbered(text) if ln.text.strip()]
+    if not lines or lines[0].text.split()[:2] != ["Name", "ID"]:
+        raise ParseError("expected a 'Name ID Mem VCPUs State Time(s)' header", line=lines[0].number if lines else None)
+    out = []
+    for ln in lines[1:]:
+        m = _LIST.match(ln.text.strip())
+        if not m:
+            raise ParseError("not an xm/xl list row", line=ln.number)
+        out.append(XenDomain(m.group("name"), int(m.group("id")) if m.group("id") else None, int(m.group("mem")),
+                             int(m.group("vcpus")), m.group("state"), ln.number))
+    return out
