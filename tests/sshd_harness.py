@@ -17,7 +17,7 @@ from pathlib import Path
 
 STUB = Path(__file__).parent / "stubhost" / "stub.sh"
 TOOLS = ["uname", "cat", "virtinfo", "psrinfo", "pkg", "showrev", "ldm", "dladm", "kstat", "ipadm", "ndd", "sudo", "pfexec",
-         "ip", "brctl", "sysctl", "lspci", "xl", "xm", "ethtool"]
+         "ip", "brctl", "sysctl", "lspci", "xl", "xm", "ethtool", "lanscan", "nwmgr", "lanadmin"]
 SSHD = shutil.which("sshd") or "/usr/sbin/sshd"
 
 

@@ -204,8 +204,8 @@ def test_known_files_no_rule_reads_are_listed_not_errors(cli, tmp_path: Path) ->
     bundle = tmp_path / "with-extras"
     shutil.copytree(TUNED, bundle)
     (bundle / "ldm-list-bindings-e.txt").write_text("NAME  STATE  FLAGS\n")
-    (bundle / "lanscan.txt").write_text("Hardware Station        Crd Hdw   Net-Interface  NM  MAC       HP-DLPI DLPI\n")
+    (bundle / "dladm-show-link.txt").write_text("LINK        CLASS     MTU    STATE    OVER\nnet0        phys      1500   up       --\n")
     res = cli("review", str(bundle), "-f", "json")
     assert res.returncode == 0, res.stderr
     host = json.loads(res.stdout)["hosts"][0]
-    assert sorted(host["unused"]) == [f"{bundle}/lanscan.txt", f"{bundle}/ldm-list-bindings-e.txt"]
+    assert sorted(host["unused"]) == [f"{bundle}/dladm-show-link.txt", f"{bundle}/ldm-list-bindings-e.txt"]

@@ -69,7 +69,8 @@ SOLARIS: tuple[Command, ...] = (
 )
 
 def _each_interface(command: str) -> str:
-    return (f"for d in /sys/class/net/*; do i=${{d##*/}}; echo \"{MARKER}$i\"; "
+    """One fixed loop over the interfaces `ip -o link` lists (peer suffixes dropped)."""
+    return (f"for i in `ip -o link | awk -F': ' '{{print $2}}' | sed 's/@.*//'`; do echo \"{MARKER}$i\"; "
             f"{command} \"$i\" 2>&1; echo \"{EXIT_MARKER}$?\"; done")
 
 
@@ -92,7 +93,9 @@ LINUX: tuple[Command, ...] = (
 HPUX: tuple[Command, ...] = (
     Command("uname-a", "uname -a"),
     Command("lanscan", "lanscan; lanscan -q"),
+    Command("lanscan-v", "lanscan -v"),
     Command("nwmgr-vmtu",
+            f"[ `uname -r` = B.11.31 ] || exit 1; "  # nwmgr is 11i v3's; v1/v2 take the lanadmin fallback
             f"for i in `lanscan -i | awk '{{print $1}}'`; do echo \"{MARKER}$i\"; nwmgr -g -A vmtu -c $i 2>&1; "
             f"echo \"{EXIT_MARKER}$?\"; done",
             fallback=f"for p in `lanscan -p`; do echo \"{MARKER}$p\"; lanadmin -x vmtu $p 2>&1; echo \"{EXIT_MARKER}$?\"; done",

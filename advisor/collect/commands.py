@@ -36,7 +36,8 @@ COMMANDS: dict[str, str] = {
     "ip-link": "ip -o link",
     "sysctl-net": "sysctl -a (net.)",
     "lspci-vv": "lspci -vv",
-    "lanscan": "lanscan",
+    "lanscan": "lanscan; lanscan -q",
+    "lanscan-v": "lanscan -v",
 }
 
 # Per-instance outputs: `driver-<name>.conf`, `ethtool-k@<if>.txt`, ...

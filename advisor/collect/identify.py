@@ -33,6 +33,8 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     ("sysctl-net", re.compile(r"\A\s*net\.[\w.-]+\s*=", re.M)),
     ("lspci-vv", re.compile(r"\A(?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]\s+[^:\n]+:", re.I)),
     ("uname-a", re.compile(r"\A\s*(?:Linux|HP-UX)\s+\S+\s+\S+")),
+    ("lanscan-v", re.compile(r"\A\s*-{20,}\s*\nHardware Station")),
+    ("lanscan", re.compile(r"\A\s*Hardware Station\s+Crd\s+Hdw")),
     ("release", re.compile(r"^(?:NAME|PRETTY_NAME)=", re.M)),
 ]
 

@@ -32,6 +32,7 @@ SUBJECTS: dict[str, tuple[str | None, Namer]] = {
     "bridge": ("bridges", lambda b: f"bridge {b.name}"),
     "interface": ("interfaces", lambda i: f"interface {i.name}"),
     "pci-card": ("pci_cards", lambda c: f"pci {c.card}"),
+    "lan": ("lan_interfaces", lambda lan: f"interface {lan.name}"),
 }
 
 _REF = re.compile(r"\b(s|host|intent)\.([a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*)")

@@ -32,7 +32,8 @@ class Impact(str, Enum):
     host_reboot = "host-reboot"
 
 
-Subject = Literal["host", "domain", "vsw", "vnet", "link", "ldc", "pcpu", "xen-vcpu", "bridge", "interface", "pci-card"]
+Subject = Literal["host", "domain", "vsw", "vnet", "link", "ldc", "pcpu", "xen-vcpu", "bridge", "interface", "pci-card",
+                  "lan"]
 
 _STRICT = ConfigDict(extra="forbid")
 
@@ -102,6 +103,16 @@ class Rule(BaseModel):
     def _id(cls, value: str) -> str:
         if not re.fullmatch(r"[a-z0-9]+(?:\.[a-z0-9-]+)+", value):
             raise ValueError("rule ids look like 'area.name' in lower case")
+        return value
+
+    @field_validator("let", "params", mode="before")
+    @classmethod
+    def _plain_names(cls, value: object) -> object:
+        if isinstance(value, dict):
+            odd = [k for k in value if not isinstance(k, str)]
+            if odd:
+                raise ValueError(f"name {odd[0]!r} is not a string: YAML reads on/off/yes/no as booleans, "
+                                 f"so rename it or put it in quotes")
         return value
 
     @field_validator("remediation", mode="before")

@@ -12,7 +12,7 @@ from typing import Any
 
 from advisor.collect.capture import Capture, RawOutput
 from advisor.errors import ParseError
-from advisor.facts import kstat_facts, ldoms, linux
+from advisor.facts import hpux, kstat_facts, ldoms, linux
 from advisor.facts.models import HostFacts, Link, TcpDrift, TcpProp
 from advisor.parsers import kstat, parser_for
 from advisor.parsers.dladm import LinkProp, PhysLink
@@ -68,6 +68,8 @@ def build(capture: Capture, auto_inter_vnet_limit: int = 8) -> Built:
     _ldoms(facts, parsed, files, auto_inter_vnet_limit)
     if facts.platform == "linux":
         linux.build(facts, parsed, files)
+    if facts.platform == "hpux":
+        hpux.build(facts, parsed, files)
     return Built(facts, errors, unused)
 
 
@@ -77,6 +79,11 @@ def _ev(files: dict[str, str], cid: str, line: int) -> str:
 
 def _identity(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> None:
     if (u := parsed.get("uname-a")) is not None:
+        if u.system == "HP-UX":
+            facts.platform = "hpux"
+            facts.hpux_release = u.release
+            facts.os_name = f"HP-UX {u.release}"
+            facts.evidence["hpux_release"] = _ev(files, "uname-a", u.line)
         if u.system == "Linux":
             facts.platform = "linux"
             facts.os_name = f"Linux {u.release}"
@@ -127,6 +134,8 @@ def _identity(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -
         facts.evidence["vcpus"] = facts.evidence["cpu_model"] = _ev(files, "psrinfo-pv", ps.line)
     if facts.platform == "unknown" and ({"kstat-p", "etc-system", "dladm-show-phys", "ldm-list-l", "ldm-list-l-p"} & parsed.keys()):
         facts.platform = "solaris"
+    if facts.platform == "unknown" and ({"lanscan", "lanscan-v"} & parsed.keys()):
+        facts.platform = "hpux"
     linux_only = {"xl-vcpu-list", "xm-vcpu-list", "xl-info", "xm-info", "brctl-show", "ip-link", "sysctl-net", "lspci-vv"}
     if facts.platform == "unknown" and (linux_only & parsed.keys() or any(k.startswith("ethtool-") for k in parsed)):
         facts.platform = "linux"

@@ -116,6 +116,25 @@ class TcpDrift(BaseModel):
     persistent: str
 
 
+class LanInterface(Fact):
+    """An HP-UX LAN interface or APA aggregate."""
+
+    name: str
+    ppa: int
+    driver: str | None = None
+    state: str | None = None
+    vmtu: int | None = None
+    tso_supported: bool | None = None
+    is_aggregate: bool = False
+    members: list[str] = []  # aggregates: member interfaces
+    members_tso_off: list["LanRef"] = []
+
+
+class LanRef(BaseModel):
+    name: str
+    ppa: int
+
+
 class HostFacts(Fact):
     host: str
     platform: str = "unknown"  # "solaris" or "unknown" for now
@@ -155,6 +174,9 @@ class HostFacts(Fact):
     interfaces: list[Interface] | None = None
     ip_forward: bool | None = None
     pci_cards: list[PciCard] | None = None
+    # HP-UX
+    hpux_release: str | None = None  # B.11.31 (11i v3), B.11.23 (v2), B.11.11 (v1)
+    lan_interfaces: list[LanInterface] | None = None
     inputs: list[str] = []  # command ids whose output was read
 
 

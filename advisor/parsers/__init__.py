@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from advisor.collect.capture import RawOutput
-from advisor.parsers import dladm, driver_conf, etc_system, ldm_list, ldm_parseable, linux_net, solaris_info, tcp_props, xen
+from advisor.parsers import (dladm, driver_conf, etc_system, hpux, ldm_list, ldm_parseable, linux_net, solaris_info,
+                             tcp_props, xen)
 
 Parser = Callable[[RawOutput], Any]
 
@@ -37,6 +38,10 @@ PARSERS: dict[str, Parser] = {
     "ethtool-c": lambda o: linux_net.parse_ethtool_c(o.text()),
     "sysctl-net": lambda o: linux_net.parse_sysctl(o.text()),
     "lspci-vv": lambda o: linux_net.parse_lspci(o.text()),
+    "lanscan": lambda o: hpux.parse_lanscan(o.text()),
+    "lanscan-v": lambda o: hpux.parse_lanscan_v(o.text()),
+    "nwmgr-vmtu": lambda o: hpux.parse_vmtu(o.text()),
+    "lanadmin-vmtu": lambda o: hpux.parse_vmtu(o.text()),
 }
 
 

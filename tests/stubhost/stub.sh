@@ -23,6 +23,7 @@ serve() {  # serve FILE: print it, or behave like a host without that command
 case "$tool $*" in
 "uname -s") if [ -f "$host/.uname-s" ]; then /bin/cat "$host/.uname-s"; else echo SunOS; fi ;;
 "uname -n") awk '{print $2}' "$host/uname-a.txt" ;;
+"uname -r") awk '{print $3}' "$host/uname-a.txt" ;;
 "uname -a") serve uname-a.txt ;;
 "cat /etc/release") serve release.txt ;;
 "cat /etc/system") [ -f "$host/etc-system.txt" ] && serve etc-system.txt
@@ -55,6 +56,13 @@ case "$tool $*" in
 "lspci -vv") serve lspci-vv.txt ;;
 "xl "*|"xm "*) serve "$tool-`echo "$*" | tr ' ' '-'`.txt" ;;
 "ethtool -k "*) serve "ethtool-k@$2.txt" ;;
+"lanscan ") grep -v '^[0-9 ]*$' "$host/lanscan.txt" ;;
+"lanscan -q") grep '^[0-9][0-9 ]*$' "$host/lanscan.txt" ;;
+"lanscan -v") serve lanscan-v.txt ;;
+"lanscan -i") awk '{for (i = 1; i <= NF; i++) if ($i ~ /^lan[0-9]+$/) print $i, "snap" substr($i, 4)}' "$host/lanscan.txt" ;;
+"lanscan -p") awk '{for (i = 1; i <= NF; i++) if ($i ~ /^lan[0-9]+$/) print substr($i, 4)}' "$host/lanscan.txt" ;;
+"nwmgr -g -A vmtu -c "*) serve "nwmgr-vmtu@$5.txt" ;;
+"lanadmin -x vmtu "*) serve "lanadmin-vmtu@$3.txt" ;;
 "ethtool -c "*) serve "ethtool-c@$2.txt" ;;
 "ipadm show-prop tcp") serve ipadm-show-prop-tcp.txt ;;
 "ndd -get /dev/tcp "*) [ -f "$host/ndd-tcp.txt" ] || { echo "sh: 1: ndd: not found" >&2; exit 127; }
