@@ -209,3 +209,18 @@ def test_known_files_no_rule_reads_are_listed_not_errors(cli, tmp_path: Path) ->
     assert res.returncode == 0, res.stderr
     host = json.loads(res.stdout)["hosts"][0]
     assert sorted(host["unused"]) == [f"{bundle}/dladm-show-link.txt", f"{bundle}/ldm-list-bindings-e.txt"]
+
+
+def test_sosreport_tar_xz_is_read_directly(cli, tmp_path: Path) -> None:
+    source = CAPTURES / "sosreport-lnxgw01-2026-11-20-qzxwt"
+    tarball = tmp_path / f"{source.name}.tar.xz"
+    with tarfile.open(tarball, "w:xz") as tar:
+        tar.add(source, arcname=source.name)
+    data = json.loads(cli("review", str(tarball), "-f", "json").stdout)
+    [host] = data["hosts"]
+    assert host["host"] == "lnxgw01" and host["platform"] == "linux" and host["errors"] == []
+    assert {f["rule"] for f in host["findings"]} == {"linux.lro-forwarding", "linux.tso-off"}
+    evidence = next(f for f in host["findings"] if f["rule"] == "linux.tso-off")["evidence"]
+    assert evidence == [f"{tarball}/{source.name}/sos_commands/networking/ethtool_-k_eth2:5"]
+    tso = {r["subject"]: r["status"] for r in host["results"] if r["rule"] == "linux.tso-off"}
+    assert tso["interface eth1"] == "pass"  # off, but [fixed]: nothing to change, never reported

@@ -10,7 +10,7 @@ import hashlib
 import tempfile
 from pathlib import Path
 
-from advisor.collect import explorer, manifest as manifest_mod, safetar
+from advisor.collect import explorer, manifest as manifest_mod, safetar, sosreport
 from advisor.collect.capture import Capture, Missing, RawOutput
 from advisor.collect.commands import COMMANDS, command_id_for_name, command_line
 from advisor.collect.identify import identify
@@ -65,6 +65,9 @@ class Loader:
         root = explorer.find_root(dest)
         if root is not None:
             return [_load_explorer(root, shown, explorer.host_from_name(path.name))]
+        sos = sosreport.find_root(dest)
+        if sos is not None:
+            return [_load_sosreport(sos, shown, f"{shown}/{sos.name}" if sos is not dest else shown)]
         entries = [p for p in dest.iterdir() if not p.name.startswith("._")]
         inner = entries[0] if len(entries) == 1 and entries[0].is_dir() else dest
         host = inner.name if inner is not dest else _strip_archive_suffix(path.name)
@@ -73,6 +76,8 @@ class Loader:
     def _load_dir(self, path: Path, shown: str) -> list[Capture]:
         if explorer.is_explorer_root(path):
             return [_load_explorer(path, shown, explorer.host_from_name(path.name))]
+        if sosreport.is_sos_root(path):
+            return [_load_sosreport(path, shown, shown)]
         files = [p for p in path.iterdir() if p.is_file() and not p.name.startswith(".")]
         if files:
             return [load_bundle(path, shown, path.name)]
@@ -164,6 +169,15 @@ def _add_manifest_entry(capture: Capture, root: Path, entry: manifest_mod.Manife
         capture.errors.append(f"{show(path)}: sha256 differs from manifest.yaml; not read")
         return
     capture.add(RawOutput(command_id, show(path), path, entry.command, entry.exit_status, entry.stderr))
+
+
+def _load_sosreport(root: Path, shown: str, prefix: str) -> Capture:
+    capture = Capture(host=sosreport.host_name(root), source=shown)
+    for path, command_id in sosreport.files(root):
+        capture.add(RawOutput(command_id, f"{prefix}/{path.relative_to(root).as_posix()}", path, command_line(command_id)))
+    if not capture.outputs:
+        capture.errors.append(f"{shown}: sosreport holds none of the files advisor reads")
+    return capture
 
 
 def _load_explorer(root: Path, shown: str, host: str | None) -> Capture:

@@ -47,4 +47,4 @@ def extract(archive: Path, dest: Path, shown: str) -> None:
 
 def is_archive(path: Path) -> bool:
     name = path.name.lower()
-    return name.endswith((".tar.gz", ".tgz", ".tar", ".tar.bz2", ".tar.xz"))
+    return name.endswith((".tar.gz", ".tgz", ".tar", ".tar.bz2", ".tar.xz", ".txz"))

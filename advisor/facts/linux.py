@@ -113,8 +113,7 @@ def _bridges(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str], li
                 if _port(p, links).kind == "physical":
                     br.evidence["uplink_mtu"] = _ev(files, "ip-link", links[p].line)
         bridges.append(br)
-    if brctl is not None or bridges:
-        facts.bridges = bridges
+    facts.bridges = bridges  # ip link names every bridge port (`master`): none listed, no bridges
 
 
 def _interfaces(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str], links: dict) -> None:

@@ -52,8 +52,8 @@ _IP_HEAD = re.compile(r"^\d+:\s+(?P<name>[^:@\s]+)(?:@[^:\s]+)?:\s+<(?P<flags>[^
 
 
 def parse_ip_link(text: str) -> list[IpLink]:
-    """`ip -o link` (one line per link, `\\` joins) or `ip link` (link/ether on
-    the next line); the attributes needed are on the first line of either."""
+    """`ip -o link` (one line per link, `\\` joins), `ip link` or `ip -d address`
+    (indented detail lines follow); the attributes needed are on the first line."""
     out: list[IpLink] = []
     for ln in numbered(text):
         s = ln.text.strip()
@@ -61,8 +61,8 @@ def parse_ip_link(text: str) -> list[IpLink]:
             continue
         m = _IP_HEAD.match(s)
         if not m:
-            if s.startswith(("link/", "alias", "vf ", "altname", "prop ")) and out:
-                continue  # second line of plain `ip link`
+            if out and ln.text[:1] in (" ", "\t"):
+                continue  # detail lines of `ip link` / `ip -d address` (link/ether, inet, bridge_slave ...)
             raise ParseError("not an 'N: name: <FLAGS> mtu ...' line", line=ln.number)
         attrs = m.group("rest").split("\\")[0].split()
         pairs = dict(zip(attrs[::2], attrs[1::2]))
@@ -137,7 +137,7 @@ def parse_sysctl(text: str) -> dict[str, tuple[str, int]]:
     values: dict[str, tuple[str, int]] = {}
     for ln in numbered(text):
         s = ln.text.strip()
-        if not s:
+        if not s or s.startswith("sysctl: "):  # sysctl's own complaints about unreadable keys
             continue
         key, sep, value = s.partition("=")
         if not sep or not re.fullmatch(r"[\w.\-/]+", key.strip()):

@@ -1,0 +1,66 @@
+"""Linux sosreport archives (`sosreport-<host>-<date>.tar.xz`): the files
+advisor reads and the command each holds.
+
+Paths follow the sos layout that insights-core's SosSpecs reads
+(sos_commands/networking/ethtool_-k_<if>, kernel/sysctl_-a, pci/lspci_-nnvv,
+kernel/uname_-a, networking/ip_-d_address). brctl_show is the name sos gives
+`brctl show` in its networking plugin (not confirmed by a second source).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+SOS_FILES: list[tuple[str, str]] = [
+    ("sos_commands/kernel/uname_-a", "uname-a"),
+    ("etc/os-release", "release"),
+    ("sos_commands/kernel/sysctl_-a", "sysctl-net"),
+    ("sos_commands/pci/lspci_-nnvv", "lspci-vv"),
+    ("sos_commands/pci/lspci_-nvv", "lspci-vv"),
+    ("sos_commands/networking/ip_-d_address", "ip-link"),
+    ("sos_commands/networking/ip_address", "ip-link"),
+    ("sos_commands/networking/brctl_show", "brctl-show"),
+]
+_PER_INTERFACE = re.compile(r"^ethtool_-([kc])_([A-Za-z0-9_.:-]+)$")
+
+
+def is_sos_root(path: Path) -> bool:
+    return (path / "sos_commands").is_dir()
+
+
+def find_root(path: Path) -> Path | None:
+    if is_sos_root(path):
+        return path
+    for child in sorted(path.iterdir()):
+        if child.is_dir() and is_sos_root(child):
+            return child
+    return None
+
+
+def files(root: Path) -> list[tuple[Path, str]]:
+    """(file, command id) pairs present in this sosreport, first match per id."""
+    found: list[tuple[Path, str]] = []
+    taken: set[str] = set()
+    for rel, command_id in SOS_FILES:
+        path = root / rel
+        if path.is_file() and command_id not in taken:
+            found.append((path, command_id))
+            taken.add(command_id)
+    networking = root / "sos_commands" / "networking"
+    if networking.is_dir():
+        for path in sorted(networking.iterdir()):
+            if m := _PER_INTERFACE.match(path.name):
+                found.append((path, f"ethtool-{m.group(1)}@{m.group(2)}"))
+    return found
+
+
+def host_name(root: Path) -> str:
+    for rel in ("sos_commands/general/hostname", "sos_commands/host/hostname", "etc/hostname"):
+        path = root / rel
+        if path.is_file():
+            name = path.read_text(errors="replace").strip().split(".")[0]
+            if name:
+                return name
+    m = re.match(r"sosreport-([^-]+(?:-[^-\d][^-]*)*)-", root.name)
+    return m.group(1) if m else root.name
