@@ -29,12 +29,3 @@ def host_from_name(name: str) -> str | None:
     m = _NAME.match(name)
     return m.group(1) if m else None
 
-
-def find_root(path: Path) -> Path | None:
-    """The explorer.* folder inside an unpacked archive (or the path itself)."""
-    if is_explorer_root(path):
-        return path
-    for child in sorted(path.iterdir()):
-        if child.is_dir() and is_explorer_root(child):
-            return child
-    return None

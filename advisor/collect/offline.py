@@ -62,10 +62,10 @@ class Loader:
         dest = Path(self._scratch.name) / str(self._count)
         dest.mkdir()
         safetar.extract(path, dest, shown)
-        root = explorer.find_root(dest)
+        root = _find_root(dest, explorer.is_explorer_root)
         if root is not None:
             return [_load_explorer(root, shown, explorer.host_from_name(path.name))]
-        sos = sosreport.find_root(dest)
+        sos = _find_root(dest, sosreport.is_sos_root)
         if sos is not None:
             return [_load_sosreport(sos, shown, f"{shown}/{sos.name}" if sos is not dest else shown)]
         entries = [p for p in dest.iterdir() if not p.name.startswith("._")]
@@ -90,6 +90,13 @@ class Loader:
         if not captures:
             raise InputError(f"{shown}: no capture bundle or command output found")
         return captures
+
+
+def _find_root(path: Path, is_root) -> Path | None:
+    """An unpacked archive's folder of that kind: the path itself or a child."""
+    if is_root(path):
+        return path
+    return next((c for c in sorted(path.iterdir()) if c.is_dir() and is_root(c)), None)
 
 
 def _strip_archive_suffix(name: str) -> str:

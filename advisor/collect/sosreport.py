@@ -29,15 +29,6 @@ def is_sos_root(path: Path) -> bool:
     return (path / "sos_commands").is_dir()
 
 
-def find_root(path: Path) -> Path | None:
-    if is_sos_root(path):
-        return path
-    for child in sorted(path.iterdir()):
-        if child.is_dir() and is_sos_root(child):
-            return child
-    return None
-
-
 def files(root: Path) -> list[tuple[Path, str]]:
     """(file, command id) pairs present in this sosreport, first match per id."""
     found: list[tuple[Path, str]] = []
