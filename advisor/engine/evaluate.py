@@ -15,6 +15,7 @@ from advisor.engine.cel_env import Expr, Scope
 from advisor.engine.inputs import input_for
 from advisor.engine.model import Check, Rule, Severity
 from advisor.engine.policy import Policy
+from advisor.errors import RulePackError
 from advisor.facts.models import HostFacts
 from advisor.report.model import Finding, Result
 
@@ -72,8 +73,6 @@ class CompiledRule:
 
 
 def _check_template(template: str, rule: Rule, where: str) -> None:
-    from advisor.errors import RulePackError
-
     for ns, name in _TEMPLATE.findall(template):
         if ns == "v" and name not in rule.let:
             raise RulePackError(f"{where}: template uses {{v.{name}}} but let: has no {name}")

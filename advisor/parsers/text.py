@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterable, Iterator
-
-from advisor.errors import ParseError
 
 
 @dataclass(frozen=True)
@@ -17,10 +14,6 @@ class Line:
 
 def numbered(text: str) -> list[Line]:
     return [Line(i, t.rstrip("\r\n")) for i, t in enumerate(text.splitlines(), start=1)]
-
-
-def nonblank(lines: Iterable[Line]) -> Iterator[Line]:
-    return (ln for ln in lines if ln.text.strip())
 
 
 _TOKEN = re.compile(r"\S+")
@@ -92,7 +85,3 @@ def parse_int(text: str) -> int | None:
     except ValueError:
         return None
 
-
-def expect(condition: bool, message: str, line: int | None = None) -> None:
-    if not condition:
-        raise ParseError(message, line=line)

@@ -1,0 +1,44 @@
+"""Facts the Xen rules read: pinning, dom0's CPUs, bridge chains."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from advisor.collect.capture import Capture, RawOutput
+from advisor.facts.build import build
+
+
+def _facts(tmp_path: Path, files: dict[str, str]):
+    capture = Capture(host="dom0", source=str(tmp_path))
+    for name, text in files.items():
+        path = tmp_path / name
+        path.write_text(text)
+        capture.add(RawOutput(name.rsplit(".", 1)[0], name, path))
+    built = build(capture)
+    assert built.errors == []
+    return built.facts
+
+
+HEADER = "Name                                ID  VCPU   CPU State   Time(s) Affinity (Hard / Soft)\n"
+
+
+def test_parked_vcpu_does_not_share_its_pinned_cpu(tmp_path: Path) -> None:
+    facts = _facts(tmp_path, {"xl-vcpu-list.txt": HEADER
+                              + "Domain-0    0  0  0  r--  10.0  all / all\n"
+                              + "app1        2  0  3  -b-   5.0  3 / all\n"
+                              + "app1        2  1  -  --p   0.0  3 / all\n",
+                              "uname-a.txt": "Linux dom0 4.14.35 #2 SMP x86_64 x86_64 x86_64 GNU/Linux\n"})
+    [pcpu] = facts.pcpus
+    assert pcpu.cpu == 3 and [(r.domain, r.vcpu) for r in pcpu.pinned_guest_vcpus] == [("app1", 0)]
+    assert facts.xen_dom0_pinned == []  # dom0 runs anywhere: nothing to overlap
+
+
+def test_exclusions_and_dom0_vcpus_pin(tmp_path: Path) -> None:
+    facts = _facts(tmp_path, {
+        "xl-info.txt": "host : dom0\nnr_cpus : 8\nxen_commandline : dom0_mem=2G dom0_vcpus_pin dom0_max_vcpus=2\n",
+        "xl-vcpu-list.txt": HEADER + "Domain-0  0  0  0  r--  1.0  0 / all\nDomain-0  0  1  1  -b-  1.0  1 / all\n"
+                            + "db        4  0  5  -b-  2.0  0-7,^2-4 / all\n",
+        "uname-a.txt": "Linux dom0 4.14.35 #2 SMP x86_64 x86_64 x86_64 GNU/Linux\n"})
+    [guest] = facts.xen_guest_vcpus
+    assert guest.hard_cpus == [0, 1, 5, 6, 7] and guest.pinned_cpu is None
+    assert facts.xen_dom0_pinned == [0, 1] and guest.overlaps_dom0 == [0, 1]
