@@ -19,11 +19,6 @@ app.add_typer(rules_app, name="rules")
 EXIT_OK, EXIT_GATE, EXIT_INPUT = 0, 1, 2
 
 
-class Format(str, Enum):
-    table = "table"
-    json = "json"
-
-
 class FailOn(str, Enum):
     critical = "critical"
     high = "high"
@@ -40,7 +35,7 @@ def _die(message: str) -> None:
 
 PolicyOpt = Annotated[Optional[Path], typer.Option("--policy", help="Policy YAML: parameter overrides and intents.")]
 RulesOpt = Annotated[Optional[list[Path]], typer.Option("--rules", help="Extra rule pack directory (repeatable).")]
-FormatOpt = Annotated[Format, typer.Option("--format", "-f", help="Report format.")]
+FormatOpt = Annotated[str, typer.Option("--format", "-f", help="table, json, sarif, junit, markdown; several with commas and -o DIR.")]
 OutputOpt = Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the report to this file.")]
 FailOnOpt = Annotated[FailOn, typer.Option("--fail-on", help="Exit 1 when a finding of this severity or worse exists.")]
 MinScoreOpt = Annotated[Optional[float], typer.Option("--min-score", help="Exit 1 when a host scores below this.")]
@@ -50,7 +45,7 @@ JobsOpt = Annotated[int, typer.Option("--jobs", "-j", min=0, help="Review in thi
 @app.command()
 def review(
     paths: Annotated[list[Path], typer.Argument(help="Bundle folders, .tar.gz bundles, Explorer archives or loose output files.")],
-    fmt: FormatOpt = Format.table,
+    fmt: FormatOpt = "table",
     output: OutputOpt = None,
     fail_on: FailOnOpt = FailOn.never,
     min_score: MinScoreOpt = None,
@@ -64,7 +59,7 @@ def review(
     from advisor.commands.review import run_review
 
     try:
-        code = run_review(paths, fmt.value, output, fail_on.value, min_score, policy, rules or [],
+        code = run_review(paths, fmt, output, fail_on.value, min_score, policy, rules or [],
                           jobs or os.cpu_count() or 1)
     except AdvisorError as exc:
         _die(str(exc))
@@ -107,6 +102,30 @@ def _live_setup(hosts, port, identity, hosts_file, inventory, accept_new, known_
 
 
 @app.command()
+def gate(
+    paths: Annotated[list[Path], typer.Argument(help="Capture bundles of freshly built hosts (planned configurations: later).")],
+    fmt: FormatOpt = "table",
+    output: OutputOpt = None,
+    fail_on: Annotated[FailOn, typer.Option("--fail-on", help="Fail on a finding of this severity or worse.")] = FailOn.medium,
+    min_score: MinScoreOpt = None,
+    policy: PolicyOpt = None,
+    rules: RulesOpt = None,
+    jobs: JobsOpt = 0,
+) -> None:
+    """Review with strict defaults for pipelines: exit 1 and a one-line verdict on stderr."""
+    import os
+
+    from advisor.commands.review import run_review
+
+    try:
+        code = run_review(paths, fmt, output, fail_on.value, min_score, policy, rules or [],
+                          jobs or os.cpu_count() or 1, gate=True)
+    except AdvisorError as exc:
+        _die(str(exc))
+    raise typer.Exit(code)
+
+
+@app.command()
 def audit(
     hosts: HostsArg = None,
     port: PortOpt = None,
@@ -122,7 +141,7 @@ def audit(
     pfexec: PfexecOpt = False,
     connect_timeout: ConnectTimeoutOpt = 10.0,
     command_timeout: CommandTimeoutOpt = 300.0,
-    fmt: FormatOpt = Format.table,
+    fmt: FormatOpt = "table",
     output: OutputOpt = None,
     fail_on: FailOnOpt = FailOn.never,
     min_score: MinScoreOpt = None,
@@ -138,7 +157,7 @@ def audit(
     try:
         targets, options, privilege = _live_setup(hosts, port, identity, hosts_file, inventory, accept_new_host_keys,
                                                   known_hosts, ssh_config, sudo, pfexec, connect_timeout, command_timeout)
-        code = run_audit(targets, options, privilege, parallel, save_capture, fmt.value, output, fail_on.value,
+        code = run_audit(targets, options, privilege, parallel, save_capture, fmt, output, fail_on.value,
                          min_score, policy, rules or [], jobs or os.cpu_count() or 1)
     except AdvisorError as exc:
         _die(str(exc))

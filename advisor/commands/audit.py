@@ -53,7 +53,9 @@ def collect_all(targets: list[Target], options: SshOptions, dest: Path, privileg
 def run_audit(targets: list[Target], options: SshOptions, privilege: str | None, parallel: int,
               save_dir: Path | None, fmt: str, out: Path | None, fail_on: str, min_score: float | None,
               policy_path: Path | None, rule_dirs: list[Path], jobs: int) -> int:
-    engine = Engine(packs.load(rule_dirs), policy_mod.load(policy_path))
+    formats = output.parse_formats(fmt)
+    rules = packs.load(rule_dirs)
+    engine = Engine(rules, policy_mod.load(policy_path))
     scratch = tempfile.TemporaryDirectory(prefix="advisor-audit-") if save_dir is None else None
     try:
         dest = save_dir or Path(scratch.name)  # type: ignore[union-attr]
@@ -72,7 +74,7 @@ def run_audit(targets: list[Target], options: SshOptions, privilege: str | None,
             scratch.cleanup()
     report = summarize(hosts, [], len(engine.rules))
     output.gate(report, fail_on, min_score)
-    output.write(report, fmt, out)
+    output.write(report, formats, out, rules)
     return output.exit_status(report)
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from advisor.engine.model import Severity
+from advisor.engine.model import Rule, Severity
 from advisor.errors import InputError
-from advisor.report import json_out, terminal
+from advisor.report import json_out, junit, markdown, sarif, terminal
 from advisor.report.model import Report
 
 EXIT_OK, EXIT_GATE, EXIT_INPUT, EXIT_UNREACHABLE = 0, 1, 2, 3
@@ -30,20 +30,58 @@ def gate(report: Report, fail_on: str, min_score: float | None) -> None:
         report.summary.gate_reason = "; ".join(reasons) or "no finding at or above the threshold"
 
 
-def write(report: Report, fmt: str, output: Path | None) -> None:
-    try:
-        stream = output.open("w", encoding="utf-8") if output else sys.stdout
-    except OSError as exc:
-        raise InputError(f"{output}: cannot write ({exc.strerror})") from None
-    try:
-        if fmt == "json":
-            stream.write(json_out.render(report))
-        else:
-            with terminal.Output(stream) as out:
-                terminal.render(report, out)
-    finally:
-        if output:
-            stream.close()
+FORMATS = {"table": "report.txt", "json": "report.json", "sarif": "report.sarif", "junit": "report.junit.xml",
+           "markdown": "report.md"}
+
+
+def parse_formats(text: str) -> list[str]:
+    """`json,junit` -> ["json", "junit"]; one clear error for an unknown name."""
+    formats = [f.strip() for f in text.split(",") if f.strip()]
+    unknown = [f for f in formats if f not in FORMATS]
+    if unknown or not formats:
+        raise InputError(f"--format {text}: choose from {', '.join(FORMATS)} (several with commas)")
+    return list(dict.fromkeys(formats))
+
+
+def _render(report: Report, fmt: str, rules: list[Rule], stream) -> None:
+    if fmt == "table":
+        with terminal.Output(stream) as out:
+            terminal.render(report, out)
+        return
+    text = {"json": lambda: json_out.render(report), "sarif": lambda: sarif.render(report, rules),
+            "junit": lambda: junit.render(report), "markdown": lambda: markdown.render(report)}[fmt]()
+    stream.write(text)
+
+
+def write(report: Report, formats: list[str], output: Path | None, rules: list[Rule]) -> None:
+    """One format to stdout or -o FILE; several into the folder -o DIR."""
+    if len(formats) > 1:
+        if output is None:
+            raise InputError("several --format values need -o DIR for the reports")
+        try:
+            output.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InputError(f"{output}: cannot create folder ({exc.strerror})") from None
+        targets = [(fmt, output / FORMATS[fmt]) for fmt in formats]
+    else:
+        targets = [(formats[0], output)]
+    for fmt, path in targets:
+        try:
+            stream = path.open("w", encoding="utf-8") if path else sys.stdout
+        except OSError as exc:
+            raise InputError(f"{path}: cannot write ({exc.strerror})") from None
+        try:
+            _render(report, fmt, rules, stream)
+        finally:
+            if path:
+                stream.close()
+
+
+def verdict(report: Report) -> str:
+    """The gate's one line for a pipeline log."""
+    s = report.summary
+    lowest = "-" if s.lowest_score is None else f"{s.lowest_score:g}"
+    return f"advisor gate: {s.gate or 'passed'}: {s.gate_reason or 'no threshold'} ({s.hosts} host(s), lowest score {lowest})"
 
 
 def exit_status(report: Report) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from advisor.collect.offline import Loader
@@ -12,12 +13,17 @@ from advisor.pipeline import load_captures, review_all, summarize
 
 
 def run_review(paths: list[Path], fmt: str, out: Path | None, fail_on: str, min_score: float | None,
-               policy_path: Path | None, rule_dirs: list[Path], jobs: int = 1) -> int:
-    engine = Engine(packs.load(rule_dirs), policy_mod.load(policy_path))
+               policy_path: Path | None, rule_dirs: list[Path], jobs: int = 1, gate: bool = False) -> int:
+    formats = output.parse_formats(fmt)
+    rules = packs.load(rule_dirs)
+    engine = Engine(rules, policy_mod.load(policy_path))
     with Loader() as loader:
         captures, input_errors = load_captures(paths, loader)
         hosts = review_all(captures, engine, jobs, rule_dirs, policy_path)
     report = summarize(hosts, input_errors, len(engine.rules))
     output.gate(report, fail_on, min_score)
-    output.write(report, fmt, out)
-    return output.exit_status(report)
+    output.write(report, formats, out, rules)
+    code = output.exit_status(report)
+    if gate:
+        print(output.verdict(report), file=sys.stderr)
+    return code

@@ -1,0 +1,44 @@
+"""`--format junit`: one testsuite per host, one testcase per rule and subject.
+
+A failed result carries its message, observed and expected values, evidence
+and remediation; unknown and not-applicable results are skipped with the
+reason, so a CI server shows what was not evaluated.
+"""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import escape, quoteattr
+
+from advisor.report.model import HostReport, Report
+
+
+def _case(h: HostReport, result, finding) -> str:
+    attrs = f"classname={quoteattr(result.rule)} name={quoteattr(f'{h.host}: {result.subject}')}"
+    if result.status == "fail" and finding is not None:
+        body = "\n".join([finding.message, f"observed: {finding.observed}", f"expected: {finding.expected}",
+                          f"evidence: {', '.join(finding.evidence) or '-'}", f"impact: {finding.impact}",
+                          "remediation:", *[f"  {c}" for c in finding.remediation], f"source: {finding.source}"])
+        return (f"    <testcase {attrs}><failure message={quoteattr(finding.message)} "
+                f"type={quoteattr(finding.severity.value)}>{escape(body)}</failure></testcase>")
+    if result.status == "unknown":
+        why = "unknown: needs " + ", ".join(result.missing or [result.reason or "input"])
+        return f"    <testcase {attrs}><skipped message={quoteattr(why)}/></testcase>"
+    if result.status == "not_applicable":
+        return f"    <testcase {attrs}><skipped message={quoteattr('not applicable')}/></testcase>"
+    return f"    <testcase {attrs}/>"
+
+
+def render(report: Report) -> str:
+    lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<testsuites name="advisor">']
+    for h in report.hosts:
+        findings = {(f.rule, f.subject): f for f in h.findings}
+        skipped = h.counts.unknown + h.counts.not_applicable
+        lines.append(f"  <testsuite name={quoteattr(h.host)} tests=\"{len(h.results)}\" failures=\"{h.counts.failed}\" "
+                     f"errors=\"{len(h.errors)}\" skipped=\"{skipped}\">")
+        for e in h.errors:
+            lines.append(f"    <testcase classname=\"advisor.input\" name={quoteattr(h.host)}>"
+                         f"<error message={quoteattr(e)}/></testcase>")
+        lines += [_case(h, r, findings.get((r.rule, r.subject))) for r in h.results]
+        lines.append("  </testsuite>")
+    lines.append("</testsuites>")
+    return "\n".join(lines) + "\n"

