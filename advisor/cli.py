@@ -39,6 +39,7 @@ FormatOpt = Annotated[str, typer.Option("--format", "-f", help="table, json, sar
 OutputOpt = Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the report to this file.")]
 FailOnOpt = Annotated[FailOn, typer.Option("--fail-on", help="Exit 1 when a finding of this severity or worse exists.")]
 MinScoreOpt = Annotated[Optional[float], typer.Option("--min-score", help="Exit 1 when a host scores below this.")]
+BaselineOpt = Annotated[Optional[Path], typer.Option("--baseline", help="A previous JSON report: report only new findings, list fixed ones.")]
 JobsOpt = Annotated[int, typer.Option("--jobs", "-j", min=0, help="Review in this many processes (0: one per CPU).")]
 
 
@@ -52,6 +53,7 @@ def review(
     policy: PolicyOpt = None,
     rules: RulesOpt = None,
     jobs: JobsOpt = 0,
+    baseline: BaselineOpt = None,
 ) -> None:
     """Review saved captures offline and report scored findings."""
     import os
@@ -60,7 +62,7 @@ def review(
 
     try:
         code = run_review(paths, fmt, output, fail_on.value, min_score, policy, rules or [],
-                          jobs or os.cpu_count() or 1)
+                          jobs or os.cpu_count() or 1, baseline_path=baseline)
     except AdvisorError as exc:
         _die(str(exc))
     raise typer.Exit(code)
@@ -111,6 +113,7 @@ def gate(
     policy: PolicyOpt = None,
     rules: RulesOpt = None,
     jobs: JobsOpt = 0,
+    baseline: BaselineOpt = None,
 ) -> None:
     """Review with strict defaults for pipelines: exit 1 and a one-line verdict on stderr."""
     import os
@@ -119,7 +122,7 @@ def gate(
 
     try:
         code = run_review(paths, fmt, output, fail_on.value, min_score, policy, rules or [],
-                          jobs or os.cpu_count() or 1, gate=True)
+                          jobs or os.cpu_count() or 1, gate=True, baseline_path=baseline)
     except AdvisorError as exc:
         _die(str(exc))
     raise typer.Exit(code)

@@ -7,6 +7,7 @@ from pathlib import Path
 from advisor import __version__
 from advisor.collect.capture import Capture
 from advisor.collect.offline import Loader
+from advisor.engine import waivers
 from advisor.engine.evaluate import Engine
 from advisor.engine.model import Severity
 from advisor.errors import InputError
@@ -45,7 +46,7 @@ def review_capture(capture: Capture, engine: Engine) -> HostReport:
     not_collected = [f"{m.command or m.command_id}: {m.reason}" for m in capture.missing.values()]
     errors = capture.errors + built.errors
     findings.sort(key=lambda f: (-f.severity.rank, f.rule, f.subject))
-    return HostReport(
+    report = HostReport(
         host=capture.host, source=capture.source, platform=built.facts.platform,
         detected=_detected(built.facts), score=scoring.score(results),
         status="error" if errors else ("findings" if findings else "clean"),
@@ -53,6 +54,11 @@ def review_capture(capture: Capture, engine: Engine) -> HostReport:
         not_collected=not_collected, unused=built.unused,
         incomplete=[m.command or m.command_id for m in capture.missing.values() if m.unfinished],
     )
+    if engine.policy.waivers:
+        waivers.apply(report, engine.policy)
+        report.score = scoring.score(results)
+        report.status = "error" if errors else ("findings" if report.findings else "clean")
+    return report
 
 
 _worker_engine: Engine | None = None

@@ -7,20 +7,24 @@ from pathlib import Path
 
 from advisor.collect.offline import Loader
 from advisor.commands import output
-from advisor.engine import packs, policy as policy_mod
+from advisor.engine import baseline, packs, policy as policy_mod
 from advisor.engine.evaluate import Engine
 from advisor.pipeline import load_captures, review_all, summarize
 
 
 def run_review(paths: list[Path], fmt: str, out: Path | None, fail_on: str, min_score: float | None,
-               policy_path: Path | None, rule_dirs: list[Path], jobs: int = 1, gate: bool = False) -> int:
+               policy_path: Path | None, rule_dirs: list[Path], jobs: int = 1, gate: bool = False,
+               baseline_path: Path | None = None) -> int:
     formats = output.parse_formats(fmt)
+    previous = baseline.load(baseline_path) if baseline_path else None
     rules = packs.load(rule_dirs)
     engine = Engine(rules, policy_mod.load(policy_path))
     with Loader() as loader:
         captures, input_errors = load_captures(paths, loader)
         hosts = review_all(captures, engine, jobs, rule_dirs, policy_path)
     report = summarize(hosts, input_errors, len(engine.rules))
+    if previous is not None:
+        baseline.apply(report, previous)
     output.gate(report, fail_on, min_score)
     output.write(report, formats, out, rules)
     code = output.exit_status(report)

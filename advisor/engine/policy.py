@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date
+from fnmatch import fnmatchcase
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -22,11 +24,27 @@ class Intents(BaseModel):
     storage_bridges: list[str] = []  # Linux/Xen bridges that carry storage (NFS, iSCSI)
 
 
+class Waiver(BaseModel):
+    """An accepted finding: rule and subject (shell-style patterns), why, who, until when."""
+
+    model_config = ConfigDict(extra="forbid")
+    rule: str = Field(min_length=1)
+    subject: str = "*"  # e.g. "vsw primary-vsw*"
+    host: str = "*"
+    reason: str = Field(min_length=3)
+    owner: str = Field(min_length=1)
+    expires: date
+
+    def matches(self, host: str, rule: str, subject: str) -> bool:
+        return fnmatchcase(rule, self.rule) and fnmatchcase(subject, self.subject) and fnmatchcase(host, self.host)
+
+
 class Policy(BaseModel):
     model_config = ConfigDict(extra="forbid")
     params: dict[str, dict[str, float | int | str | bool | list[str]]] = {}
     intents: Intents = Intents()
     disabled: list[str] = []
+    waivers: list[Waiver] = []
 
 
 def load(path: Path | None) -> Policy:

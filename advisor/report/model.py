@@ -18,6 +18,13 @@ class Result(BaseModel):
     severity: Severity | None = None
     missing: list[str] | None = None  # for unknown: the command outputs that would decide it
     reason: str | None = None
+    waived: bool = False  # a waived fail counts in neither score sum
+
+
+class WaiverNote(BaseModel):
+    reason: str
+    owner: str
+    expires: str
 
 
 class Finding(BaseModel):
@@ -35,6 +42,14 @@ class Finding(BaseModel):
     effect: str
     source: str
     confidence: Literal["confirmed", "unconfirmed"] = "confirmed"
+    waiver: WaiverNote | None = None  # set on waived findings (HostReport.waived)
+
+
+class BaselineNote(BaseModel):
+    """Against --baseline: findings already there (left out of findings) and fixed since."""
+
+    unchanged: list[str] = []
+    fixed: list[str] = []
 
 
 class Counts(BaseModel):
@@ -68,6 +83,9 @@ class HostReport(BaseModel):
     not_collected: list[str] = []  # commands that ran but gave no output (not found, no privilege)
     unused: list[str] = []  # files recognized but read by no rule yet
     incomplete: list[str] = []  # commands that never finished (timed out): the run exits 3
+    waived: list[Finding] = []  # findings a policy waiver accepts: shown, not counted
+    expired_waivers: list[str] = []  # waivers past their date: they no longer apply
+    baseline: BaselineNote | None = None
 
 
 class Tool(BaseModel):

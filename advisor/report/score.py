@@ -8,7 +8,7 @@ from advisor.report.model import Counts, Result
 def score(results: list[Result]) -> float | None:
     evaluated = passed = 0
     for r in results:
-        if r.status not in ("pass", "fail") or r.severity is None:
+        if r.status not in ("pass", "fail") or r.severity is None or r.waived:
             continue
         evaluated += r.severity.weight
         if r.status == "pass":

@@ -142,6 +142,17 @@ def render(report: Report, console: Output) -> None:
         for f in h.findings:
             console.print(_finding(f))
             console.print()
+        if h.waived:
+            console.print(Text("Waived:", style="bold"))
+            console.print(_fields([("waived", f"{f.rule} {f.subject}: {f.waiver.reason} ({f.waiver.owner}, until "
+                                               f"{f.waiver.expires})") for f in h.waived if f.waiver]))
+            console.print()
+        if h.baseline is not None:
+            console.print(_fields([("baseline", f"{len(h.baseline.unchanged)} finding(s) unchanged, not repeated; "
+                                                f"fixed since: {', '.join(h.baseline.fixed) or 'none'}")]))
+            console.print()
+        for note in h.expired_waivers:
+            console.print(Text(f"  expired waiver: {note}", style="yellow"))
         unknown = _unknowns(h)
         if unknown:
             console.print(Text("Not evaluated (missing input):", style="bold"))

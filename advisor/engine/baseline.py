@@ -1,0 +1,36 @@
+"""`--baseline report.json`: keep only findings that are new since a previous
+run (matched on host, rule and subject) and list the ones that were fixed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from advisor.errors import InputError
+from advisor.report.model import BaselineNote, Report
+
+
+def load(path: Path) -> dict[str, set[tuple[str, str]]]:
+    """host -> {(rule, subject)} of a previous JSON report's findings."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read baseline ({exc.strerror})") from None
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path}:{exc.lineno}: baseline is not JSON ({exc.msg})") from None
+    try:
+        return {h["host"]: {(f["rule"], f["subject"]) for f in h["findings"]} for h in data["hosts"]}
+    except (KeyError, TypeError):
+        raise InputError(f"{path}: not an advisor JSON report (hosts[].findings[] with rule and subject)") from None
+
+
+def apply(report: Report, previous: dict[str, set[tuple[str, str]]]) -> None:
+    for h in report.hosts:
+        if h.status == "unreachable" or h.host not in previous:
+            continue
+        before = previous[h.host]
+        now = {(f.rule, f.subject) for f in h.findings} | {(f.rule, f.subject) for f in h.waived}
+        h.baseline = BaselineNote(
+            unchanged=sorted(f"{f.rule} {f.subject}" for f in h.findings if (f.rule, f.subject) in before),
+            fixed=sorted(f"{rule} {subject}" for rule, subject in before - now))
+        h.findings = [f for f in h.findings if (f.rule, f.subject) not in before]
