@@ -281,7 +281,7 @@ def test_bad_target_lists_are_one_line(tmp_path) -> None:
     bad = tmp_path / "inv.json"
     bad.write_text("{not json")
     res = run_cli("audit", "--inventory", str(bad))
-    assert res.returncode == 2 and res.stderr.startswith(f"advisor: {bad}:1: not JSON")
+    assert res.returncode == 2 and res.stderr.startswith(f"advisor: {bad}:1: the inventory (`ansible-inventory --list` output) is not JSON")
     hosts = tmp_path / "hosts.txt"
     hosts.write_text("good-host\nbad host; rm -rf /\n")
     res = run_cli("audit", "--hosts-file", str(hosts))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from advisor import yamlfile
+from advisor import datafile
 from advisor.errors import InputError
 
 FORMAT = "advisor-capture/1"
@@ -32,13 +32,13 @@ class Manifest(BaseModel):
 
 
 def load(path: Path, shown: str) -> Manifest:
-    data = yamlfile.load(path, InputError, shown)
+    data = datafile.load(path, InputError, shown)
     if not isinstance(data, dict):
         raise InputError(f"{shown}: manifest must be a mapping")
     try:
         manifest = Manifest.model_validate(data)
     except ValidationError as exc:
-        raise InputError(f"{shown}: {yamlfile.first_error(exc)}") from None
+        raise InputError(f"{shown}: {datafile.first_error(exc)}") from None
     if manifest.format.split("/")[0] != FORMAT.split("/")[0]:
         raise InputError(f"{shown}: unknown capture format {manifest.format!r} (expected {FORMAT})")
     return manifest

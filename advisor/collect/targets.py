@@ -3,11 +3,11 @@ that `ansible-inventory --list` prints."""
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from advisor import datafile
 from advisor.errors import InputError
 
 _HOST = re.compile(r"^(?:[A-Za-z0-9._-]+@)?(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])$")
@@ -45,12 +45,7 @@ def from_hosts_file(path: Path) -> list[Target]:
 
 
 def from_inventory(path: Path) -> list[Target]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path}:{exc.lineno}: not JSON ({exc.msg}); expected `ansible-inventory --list` output") from None
+    data = datafile.load_json(path, InputError, "the inventory (`ansible-inventory --list` output)")
     if not isinstance(data, dict):
         raise InputError(f"{path}: expected the JSON object `ansible-inventory --list` prints")
     hostvars = data.get("_meta", {}).get("hostvars", {})

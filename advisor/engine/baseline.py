@@ -3,21 +3,16 @@ run (matched on host, rule and subject) and list the ones that were fixed."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
+from advisor import datafile
 from advisor.errors import InputError
 from advisor.report.model import BaselineNote, Report
 
 
 def load(path: Path) -> dict[str, set[tuple[str, str]]]:
     """host -> {(rule, subject)} of a previous JSON report's findings."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read baseline ({exc.strerror})") from None
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path}:{exc.lineno}: baseline is not JSON ({exc.msg})") from None
+    data = datafile.load_json(path, InputError, "baseline")
     try:
         return {h["host"]: {(f["rule"], f["subject"]) for f in h["findings"]} for h in data["hosts"]}
     except (KeyError, TypeError):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from advisor import yamlfile
+from advisor import datafile
 from advisor.engine.model import Rule
 from advisor.errors import RulePackError
 
@@ -34,7 +34,7 @@ def _describe(exc: ValidationError, data: list) -> str:
 
 def load_file(path: Path) -> list[Rule]:
     shown = str(path)
-    data = yamlfile.load(path, RulePackError)
+    data = datafile.load(path, RulePackError)
     if isinstance(data, dict) and "rules" in data:
         data = data["rules"]
     if not isinstance(data, list):

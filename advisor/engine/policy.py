@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from advisor import yamlfile
+from advisor import datafile
 from advisor.errors import InputError
 
 
@@ -50,8 +50,8 @@ class Policy(BaseModel):
 def load(path: Path | None) -> Policy:
     if path is None:
         return Policy()
-    data = yamlfile.load(path, InputError) or {}
+    data = datafile.load(path, InputError) or {}
     try:
         return Policy.model_validate(data)
     except ValidationError as exc:
-        raise InputError(f"{path}: {yamlfile.first_error(exc)}") from None
+        raise InputError(f"{path}: {datafile.first_error(exc)}") from None

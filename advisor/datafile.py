@@ -1,8 +1,9 @@
-"""Reading the YAML files advisor accepts (manifests, policies, rule packs):
-safe_load only, and errors that name the file and the line."""
+"""Reading the YAML and JSON files advisor accepts (manifests, policies, rule
+packs, inventories, baselines): safe_load only, errors naming file and line."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,17 @@ import yaml
 from pydantic import ValidationError
 
 from advisor.errors import AdvisorError
+
+
+def load_json(path: Path, error: type[AdvisorError], what: str) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise error(f"{path}: cannot read {what} ({exc.strerror})") from None
+    except UnicodeDecodeError:
+        raise error(f"{path}: {what} is not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise error(f"{path}:{exc.lineno}: {what} is not JSON ({exc.msg})") from None
 
 
 def load(path: Path, error: type[AdvisorError], shown: str | None = None) -> Any:
