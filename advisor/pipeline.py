@@ -46,19 +46,16 @@ def review_capture(capture: Capture, engine: Engine) -> HostReport:
     not_collected = [f"{m.command or m.command_id}: {m.reason}" for m in capture.missing.values()]
     errors = capture.errors + built.errors
     findings.sort(key=lambda f: (-f.severity.rank, f.rule, f.subject))
-    report = HostReport(
+    accepted = waivers.apply(capture.host, results, findings, engine.policy)
+    return HostReport(
         host=capture.host, source=capture.source, platform=built.facts.platform,
         detected=_detected(built.facts), score=scoring.score(results),
-        status="error" if errors else ("findings" if findings else "clean"),
-        counts=scoring.counts(results), results=results, findings=findings, errors=errors,
+        status="error" if errors else ("findings" if accepted.findings else "clean"),
+        counts=scoring.counts(results), results=results, findings=accepted.findings, errors=errors,
         not_collected=not_collected, unused=built.unused,
         incomplete=[m.command or m.command_id for m in capture.missing.values() if m.unfinished],
+        waived=accepted.waived, expired_waivers=accepted.expired,
     )
-    if engine.policy.waivers:
-        waivers.apply(report, engine.policy)
-        report.score = scoring.score(results)
-        report.status = "error" if errors else ("findings" if report.findings else "clean")
-    return report
 
 
 _worker_engine: Engine | None = None
@@ -96,10 +93,7 @@ def unreachable(host: str, source: str, reason: str) -> HostReport:
 
 
 def summarize(hosts: list[HostReport], input_errors: list[str], rules: int) -> Report:
-    findings = {s.value: 0 for s in SEVERITY_ORDER}
-    for h in hosts:
-        for f in h.findings:
-            findings[f.severity.value] += 1
+    findings = {s.value: sum(h.finding_counts()[s.value] for h in hosts) for s in SEVERITY_ORDER}
     scores = [h.score for h in hosts if h.score is not None]
     summary = Summary(hosts=len(hosts), findings=findings,
                       errors=len(input_errors) + sum(len(h.errors) for h in hosts),

@@ -1,30 +1,40 @@
-"""Applying a policy's waivers to a host's results: accepted findings move to
-`waived` and leave the score; a waiver past its date stops applying and the
-report says so."""
+"""Applying a policy's waivers to a host's findings: accepted findings move to
+`waived` and their results leave the score; a waiver past its date stops
+applying and the report says so."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import date
 
 from advisor.engine.policy import Policy
-from advisor.report.model import HostReport, WaiverNote
+from advisor.report.model import Finding, Result, WaiverNote
 
 
-def apply(report: HostReport, policy: Policy, today: date | None = None) -> None:
+@dataclass
+class Waived:
+    findings: list[Finding] = field(default_factory=list)  # still to fix
+    waived: list[Finding] = field(default_factory=list)
+    expired: list[str] = field(default_factory=list)
+
+
+def apply(host: str, results: list[Result], findings: list[Finding], policy: Policy,
+          today: date | None = None) -> Waived:
+    """Marks waived results (they count in neither score sum) and splits the findings."""
     today = today or date.today()
+    out = Waived()
     live = [w for w in policy.waivers if w.expires >= today]
     for w in policy.waivers:
-        if w.expires < today and any(w.matches(report.host, f.rule, f.subject) for f in report.findings):
-            report.expired_waivers.append(f"{w.rule} on {w.subject} (owner {w.owner}) expired {w.expires}; no longer applied")
-    kept = []
-    for f in report.findings:
-        waiver = next((w for w in live if w.matches(report.host, f.rule, f.subject)), None)
+        if w.expires < today and any(w.matches(host, f.rule, f.subject) for f in findings):
+            out.expired.append(f"{w.rule} on {w.subject} (owner {w.owner}) expired {w.expires}; no longer applied")
+    for f in findings:
+        waiver = next((w for w in live if w.matches(host, f.rule, f.subject)), None)
         if waiver is None:
-            kept.append(f)
+            out.findings.append(f)
             continue
-        report.waived.append(f.model_copy(update={"waiver": WaiverNote(reason=waiver.reason, owner=waiver.owner,
-                                                                      expires=waiver.expires.isoformat())}))
-        for r in report.results:
+        out.waived.append(f.model_copy(update={"waiver": WaiverNote(reason=waiver.reason, owner=waiver.owner,
+                                                                   expires=waiver.expires.isoformat())}))
+        for r in results:
             if r.rule == f.rule and r.subject == f.subject and r.status == "fail":
                 r.waived = True
-    report.findings = kept
+    return out

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from advisor.report.model import Report
 
-_ORDER = ("critical", "high", "medium", "low", "info")
+_ORDER = ("critical", "high", "medium", "low", "info")  # the order of HostReport.finding_counts()
 
 
 def _cell(text: str) -> str:
@@ -18,7 +18,7 @@ def render(report: Report) -> str:
     out += ["| host | platform | score | critical | high | medium | low | info | status |",
             "|---|---|---:|---:|---:|---:|---:|---:|---|"]
     for h in report.hosts:
-        counts = {s: sum(1 for f in h.findings if f.severity.value == s) for s in _ORDER}
+        counts = h.finding_counts()
         score = "-" if h.score is None else f"{h.score:g}"
         out.append(f"| {_cell(h.host)} | {h.platform} | {score} | " + " | ".join(str(counts[s]) for s in _ORDER)
                    + f" | {h.status} |")

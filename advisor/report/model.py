@@ -87,6 +87,10 @@ class HostReport(BaseModel):
     expired_waivers: list[str] = []  # waivers past their date: they no longer apply
     baseline: BaselineNote | None = None
 
+    def finding_counts(self) -> dict[str, int]:
+        """Findings per severity, critical first."""
+        return {s.value: sum(1 for f in self.findings if f.severity is s) for s in Severity}
+
 
 class Tool(BaseModel):
     name: str = "advisor"

@@ -43,13 +43,6 @@ class Output:
         self.close()
 
 
-def _severity_counts(host: HostReport) -> dict[str, int]:
-    counts: dict[str, int] = defaultdict(int)
-    for f in host.findings:
-        counts[f.severity.value] += 1
-    return counts
-
-
 def _fleet_table(report: Report) -> Table:
     table = Table(title="Hosts", title_justify="left", expand=False)
     for col, justify in (("host", "left"), ("platform", "left"), ("score", "right"),
@@ -57,7 +50,7 @@ def _fleet_table(report: Report) -> Table:
                          ("info", "right"), ("status", "left")):
         table.add_column(col, justify=justify)  # type: ignore[arg-type]
     for h in report.hosts:
-        c = _severity_counts(h)
+        c = h.finding_counts()
         table.add_row(h.host, h.platform, "-" if h.score is None else f"{h.score:g}",
                       *(str(c.get(s, 0)) for s in ("critical", "high", "medium", "low", "info")),
                       Text(h.status, style=_STATUS_STYLE[h.status]))
