@@ -27,8 +27,9 @@ class ParseError(AdvisorError):
         return f"{where}: {self.message}"
 
     def located(self, file: str) -> "ParseError":
-        """The same error, naming the file it came from."""
-        return ParseError(self.message, file=file, line=self.line)
+        """The same error, naming the file it came from (unless it names one already:
+        a plan's error can lie in the constraints file it refers to)."""
+        return ParseError(self.message, file=self.file or file, line=self.line)
 
 
 class RulePackError(AdvisorError):

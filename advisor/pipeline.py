@@ -46,9 +46,10 @@ def review_capture(capture: Capture, engine: Engine) -> HostReport:
     not_collected = [f"{m.command or m.command_id}: {m.reason}" for m in capture.missing.values()]
     errors = capture.errors + built.errors
     findings.sort(key=lambda f: (-f.severity.rank, f.rule, f.subject))
-    accepted = waivers.apply(capture.host, results, findings, engine.policy)
+    host = built.facts.host  # a plan may name the system it plans
+    accepted = waivers.apply(host, results, findings, engine.policy)
     return HostReport(
-        host=capture.host, source=capture.source, platform=built.facts.platform,
+        host=host, source=capture.source, platform=built.facts.platform, kind=built.facts.kind,
         detected=_detected(built.facts), score=scoring.score(results),
         status="error" if errors else ("findings" if accepted.findings else "clean"),
         counts=scoring.counts(results), results=results, findings=accepted.findings, errors=errors,

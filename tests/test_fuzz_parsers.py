@@ -23,6 +23,8 @@ class _Text:
     def __init__(self, text: str):
         self._text = text
         self.command = None
+        self.file = "<fuzz>"
+        self.path = Path("/nonexistent/fuzz.yaml")
 
     def text(self) -> str:
         return self._text

@@ -17,6 +17,7 @@ COMMANDS: dict[str, str] = {
     "ldm-list-l-p": "ldm list -l -p",
     "ldm-list-bindings-e": "ldm list-bindings -e",
     "ldm-list-constraints-x": "ldm list-constraints -x",
+    "plan": "a planned configuration (advisor-plan/1 YAML)",
     "dladm-show-phys": "dladm show-phys",
     "dladm-show-link": "dladm show-link",
     "dladm-show-dev": "dladm show-dev",  # Solaris 10: what show-phys is on 11

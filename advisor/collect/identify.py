@@ -36,6 +36,8 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     ("lanscan-v", re.compile(r"\A\s*-{20,}\s*\nHardware Station")),
     ("lanscan", re.compile(r"\A\s*Hardware Station\s+Crd\s+Hdw")),
     ("release", re.compile(r"^(?:NAME|PRETTY_NAME)=", re.M)),
+    ("plan", re.compile(r"^format:\s*['\"]?advisor-plan/\d", re.M)),
+    ("ldm-list-constraints-x", re.compile(r"\A\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*<(?:\w+:)?(?:Envelope|LDM_interface)\b", re.S)),
 ]
 
 _ETHTOOL = [("ethtool-k", re.compile(r"^(?:Features|Offload parameters) for ([A-Za-z0-9_.:-]+):", re.M)),

@@ -14,10 +14,12 @@ def _version_tuple(text: str) -> tuple[int, ...]:
     return tuple(int(p) for p in re.findall(r"\d+", text))
 
 
-def version_ge(a: str, b: str) -> bool:
-    """'3.4.0.3' >= '3.4' compares release numbers, not strings."""
+def version_ge(a: str | None, b: str | None) -> bool | None:
+    """'3.4.0.3' >= '3.4' compares release numbers, not strings. An unknown
+    version gives null, which makes a condition undecidable (Expr.test); a
+    raised exception would be printed to stderr by the CEL library."""
     if a is None or b is None:
-        raise TypeError("version_ge() of an unknown version")
+        return None
     return _version_tuple(a) >= _version_tuple(b)
 
 
@@ -51,3 +53,10 @@ class Expr:
 
     def run(self, scope: Scope) -> Any:
         return self.program.execute(scope.ctx)
+
+    def test(self, scope: Scope) -> bool:
+        """A condition: true or false, or TypeError when a fact it needs is unknown."""
+        value = self.program.execute(scope.ctx)
+        if not isinstance(value, bool):
+            raise TypeError(f"condition gave {value!r}, not true or false")
+        return value

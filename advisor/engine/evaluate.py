@@ -26,7 +26,7 @@ SUBJECTS: dict[str, tuple[str | None, Namer]] = {
     "domain": ("domains", lambda d: f"domain {d.name}"),
     "vsw": ("vswitches", lambda v: f"vsw {v.name}"),
     "vnet": ("vnets", lambda v: f"vnet {v.name}@{v.domain}"),
-    "link": ("links", lambda lk: f"link {lk.name}"),
+    "link": ("links", lambda lk: f"link {lk.name}@{lk.domain}" if lk.domain else f"link {lk.name}"),
     "ldc": ("ldcs", lambda c: f"ldc {c.module}:{c.instance}:{c.name}"),
     "pcpu": ("pcpus", lambda p: f"pcpu {p.cpu}"),
     "xen-vcpu": ("xen_guest_vcpus", lambda v: f"vcpu {v.domain}/{v.vcpu}"),
@@ -142,6 +142,10 @@ class Engine:
             results.append(Result(rule=rule.id, subject=host_name, status="not_applicable",
                                   reason=f"rule is for {', '.join(rule.platforms)}"))
             return
+        if facts.kind == "plan" and rule.runtime:
+            results.append(Result(rule=rule.id, subject=host_name, status="not_applicable",
+                                  reason=f"needs run-time data ({rule.runtime}), which a plan does not have"))
+            return
         scope.set("p", self.params(rule))
         if not _holds(compiled.host_applies, scope):
             results.append(Result(rule=rule.id, subject=host_name, status="not_applicable",
@@ -154,7 +158,7 @@ class Engine:
             items = getattr(facts, attr)
             if items is None:
                 results.append(Result(rule=rule.id, subject=host_name, status="unknown",
-                                      missing=[input_for(f"host.{attr}")]))
+                                      missing=[input_for(f"host.{attr}", facts.kind)]))
                 return
             if not items:
                 results.append(Result(rule=rule.id, subject=host_name, status="not_applicable",
@@ -175,11 +179,11 @@ class Engine:
         ns = scope.ns
 
         def unknown(paths: list[str], reason: str | None = None) -> tuple[Result, None]:
-            missing = sorted({input_for(self._qualified(rule, p)) for p in paths}) or None
+            missing = sorted({input_for(self._qualified(rule, p), facts.kind) for p in paths}) or None
             return Result(rule=rule.id, subject=subject, status="unknown", missing=missing, reason=reason), None
 
         try:
-            if not compiled.applies.run(scope):
+            if not compiled.applies.test(scope):
                 return Result(rule=rule.id, subject=subject, status="not_applicable"), None
         except (TypeError, KeyError, RuntimeError) as exc:
             return unknown(self._null_refs(rule.applies, ns), _brief(exc))
@@ -200,9 +204,9 @@ class Engine:
                 if absent:
                     undecided.extend(absent)
                     continue
-                if cc.applies is not None and not cc.applies.run(scope):
+                if cc.applies is not None and not cc.applies.test(scope):
                     continue
-                if cc.when.run(scope):
+                if cc.when.test(scope):
                     return self._fail(compiled, cc.check, subject, scope, item, facts)
             except (TypeError, KeyError, RuntimeError):
                 undecided.extend(self._null_refs(cc.check.when, ns) or [cc.check.when])
@@ -264,7 +268,7 @@ class Engine:
 def _holds(expr: Expr, scope: Scope) -> bool:
     """A guard that cannot be evaluated (a fact is missing) does not hold."""
     try:
-        return bool(expr.run(scope))
+        return expr.test(scope)
     except (TypeError, KeyError, RuntimeError):
         return False
 

@@ -56,8 +56,36 @@ _BY_PREFIX: list[tuple[str, str]] = [
 ]
 
 
-def input_for(path: str) -> str:
-    """`s.extended_mapin_space` on a domain -> 'ldm list -l'."""
+# For plans: the plan key (docs/plans.md) that would provide the fact.
+_PLAN_KEYS: list[tuple[str, str]] = [
+    ("host.ldm_version", "plan: software.ldm"),
+    ("host.sru", "plan: software.sru"),
+    ("host.patches", "plan: software.patches"),
+    ("host.solaris_", "plan: software.solaris"),
+    ("host.cpu_model", "plan: hardware.model"),
+    ("host.vcpus", "plan: cores or vcpus of the control domain"),
+    ("domain.whole_cores", "plan: domains[].cores (vcpus alone do not fix which cores a domain owns)"),
+    ("domain.vcpus", "plan: domains[].cores or vcpus, and hardware.threads_per_core"),
+    ("domain.served_gbps", "plan: speed of each link the domain owns (domains[].links, or net_dev_speed of its vsws)"),
+    ("domain.uses_10gbe", "plan: speed of the links behind the vsws (links[].speed or vsws[].net_dev_speed)"),
+    ("domain.ten_gbe_vnets", "plan: speed of the links behind the vsws (links[].speed or vsws[].net_dev_speed)"),
+    ("domain.memory_gb", "plan: domains[].memory"),
+    ("domain.extended_mapin_space", "plan: domains[].extended_mapin_space"),
+    ("domain.", "plan: domains[]"),
+    ("vsw.net_dev_mtu", "plan: the MTU of the vsw's net_dev (links[].mtu or vsws[].net_dev_mtu)"),
+    ("vsw.inter_vnet_link", "plan: vsws[].inter_vnet_link (or software.ldm, which decides its default)"),
+    ("vsw.", "plan: vsws[]"),
+    ("vnet.", "plan: vnets[]"),
+    ("link.mtu", "plan: links[].mtu or vfs[].mtu"),
+    ("link.", "plan: links[]"),
+]
+
+
+def input_for(path: str, kind: str = "capture") -> str:
+    """`s.extended_mapin_space` on a domain -> 'ldm list -l' (for a plan: its key)."""
+    if kind == "plan":
+        return next((key for prefix, key in _PLAN_KEYS if path.startswith(prefix)),
+                    f"not stated in the plan ({path.removeprefix('host.')})")
     for prefix, command in _BY_PREFIX:
         if path.startswith(prefix):
             return command

@@ -96,6 +96,7 @@ class Rule(BaseModel):
     references: list[str] = []
     params: dict[str, float | int | str | bool | list[str]] = {}
     confidence: Literal["confirmed", "unconfirmed"] = "confirmed"
+    runtime: str | None = None  # run-time data it reads (kstat ...): not applicable to plans
     file: str = ""
 
     @field_validator("id")

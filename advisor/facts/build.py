@@ -12,7 +12,7 @@ from typing import Any
 
 from advisor.collect.capture import Capture, RawOutput
 from advisor.errors import ParseError
-from advisor.facts import hpux, kstat_facts, ldoms, linux
+from advisor.facts import hpux, kstat_facts, ldoms, linux, plan
 from advisor.facts.models import HostFacts, Link, TcpDrift, TcpProp
 from advisor.parsers import kstat, parser_for
 from advisor.parsers.dladm import LinkProp, PhysLink
@@ -61,6 +61,13 @@ def build(capture: Capture, auto_inter_vnet_limit: int = 8) -> Built:
     parsed, errors, unused = parse_outputs(capture)
     facts = HostFacts(host=capture.host, inputs=sorted(parsed))
     files = {cid: out.file for cid, out in capture.outputs.items()}
+    planned = parsed.get("plan") or parsed.get("ldm-list-constraints-x")
+    if planned is not None and not ({"ldm-list-l", "ldm-list-l-p"} & parsed.keys()):
+        plan.build(facts, planned, auto_inter_vnet_limit)
+        unused += [files[cid] for cid in parsed if cid not in ("plan", "ldm-list-constraints-x")]
+        return Built(facts, errors, unused)
+    if planned is not None:  # a built system's listing says more than its constraints
+        unused += [files[cid] for cid in ("plan", "ldm-list-constraints-x") if cid in parsed]
     _identity(facts, parsed, files)
     _links(facts, parsed, files)
     _kstat(facts, parsed, files)
@@ -250,20 +257,12 @@ def _ldoms(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str], auto
             facts.domains, facts.vswitches, facts.vnets = [], [], []
         return
     listing = parsed[cid]
-    tpc = facts.threads_per_core or _tpc_for_model(facts.cpu_model) or ldoms.threads_per_core_from_listing(listing)
+    tpc = facts.threads_per_core or ldoms.threads_per_core_for_model(facts.cpu_model) or ldoms.threads_per_core_from_listing(listing)
     domains, vswitches, vnets = ldoms.build_domains(listing, files[cid], tpc)
     for dom in domains:
         dom.is_local = dom.is_control and facts.is_control_domain is not False
-    sru_4080 = facts.solaris_minor is not None and (facts.solaris_minor > 3 or (facts.solaris_minor == 3 and (facts.sru or 0) >= 8))
-    ldoms.link_network(domains, vswitches, vnets, facts.links, sru_4080, facts.cpu_model, auto_limit)
+    local = [d.name for d in domains if d.is_local]
+    own_links = {name: facts.links for name in local if facts.links is not None}
+    ldoms.link_network(domains, vswitches, vnets, own_links, {name: ldoms.allows_4080(facts.solaris_minor, facts.sru) for name in local},
+                       facts.cpu_model, auto_limit)
     facts.domains, facts.vswitches, facts.vnets = domains, vswitches, vnets
-
-
-def _tpc_for_model(model: str | None) -> int | None:
-    if not model:
-        return None
-    if re.search(r"SPARC64", model, re.I):
-        return 2
-    if re.search(r"SPARC-?T\d|UltraSPARC-T2|SPARC-M[5-8]|SPARC-S7", model, re.I):
-        return 8
-    return None

@@ -36,6 +36,17 @@ def whole_cores(dom: LdmDomain, tpc: int | None) -> int | None:
     return None
 
 
+def threads_per_core_for_model(model: str | None) -> int | None:
+    """Hardware threads per core of the SPARC processors LDoms run on."""
+    if not model:
+        return None
+    if re.search(r"SPARC64", model, re.I):
+        return 2
+    if re.search(r"SPARC-?T\d|UltraSPARC-T2|SPARC-M[5-8]|SPARC-S7", model, re.I):
+        return 8
+    return None
+
+
 def threads_per_core_from_listing(listing: LdmListing) -> int | None:
     sizes = [_cpuset_size(r.get("cpuset") or "") for d in listing.domains for r in d.cores]
     return max(sizes) if sizes else None
@@ -132,10 +143,14 @@ def _link_for(net_dev: str | None, links: list[Link] | None) -> Link | None:
 
 
 def link_network(domains: list[Domain], vswitches: list[VSwitch], vnets: list[VNet],
-                 local_links: list[Link] | None, ldm_4080: bool | None, cpu_model: str | None,
+                 links: dict[str, list[Link]], solaris_4080: dict[str, bool], cpu_model: str | None,
                  auto_limit: int) -> None:
-    """Cross-references: vnets to their vsw, physical links behind local vsws,
-    bandwidth served and used per domain, LDC estimates and limits."""
+    """Cross-references: vnets to their vsw, physical links behind vsws, bandwidth
+    served and used per domain, LDC estimates and limits.
+
+    `links` holds the datalinks of the domains whose links are known (a capture
+    knows its own domain's; a plan states every domain's); `solaris_4080` says,
+    for the domains whose Solaris level is known, whether it allows 4080 LDCs."""
     by_vsw = {(v.domain, v.name): v for v in vswitches}
     for vnet in vnets:
         vsw = by_vsw.get((vnet.vsw_domain or "", vnet.vsw or ""))
@@ -145,22 +160,21 @@ def link_network(domains: list[Domain], vswitches: list[VSwitch], vnets: list[VN
         vnet.vsw_mtu = vsw.mtu
         if vnet.mtu is not None and vsw.mtu is not None and vnet.mtu != vsw.mtu:
             vsw.mismatched_vnets.append(VNetRef(name=vnet.name, domain=vnet.domain, mtu=vnet.mtu))
-    local = {d.name for d in domains if d.is_local}
     for vsw in vswitches:
-        link = _link_for(vsw.net_dev, local_links) if vsw.domain in local else None
+        link = _link_for(vsw.net_dev, links.get(vsw.domain))
         if link is not None:
             vsw.net_dev_speed_mbps, vsw.net_dev_mtu, vsw.net_dev_mtu_max = link.speed_mbps, link.mtu, link.mtu_max
             for field, src in (("net_dev_speed_mbps", "speed_mbps"), ("net_dev_mtu", "mtu"), ("net_dev_mtu_max", "mtu_max")):
                 if src in link.evidence:
                     vsw.evidence[field] = link.evidence[src]
     for dom in domains:
-        _bandwidth(dom, vswitches, vnets, by_vsw, local_links)
-        _ldc_budget(dom, vswitches, vnets, domains, ldm_4080, cpu_model, auto_limit)
+        _bandwidth(dom, vnets, by_vsw, links.get(dom.name))
+        _ldc_budget(dom, vswitches, vnets, solaris_4080.get(dom.name), cpu_model, auto_limit)
 
 
-def _bandwidth(dom: Domain, vswitches: list[VSwitch], vnets: list[VNet], by_vsw, local_links: list[Link] | None) -> None:
-    if dom.is_local and local_links is not None:
-        physical = [lk for lk in local_links if lk.is_physical and lk.state == "up"]
+def _bandwidth(dom: Domain, vnets: list[VNet], by_vsw, own_links: list[Link] | None) -> None:
+    if own_links is not None:
+        physical = [lk for lk in own_links if lk.is_physical and lk.state == "up"]
         if all(lk.speed_mbps is not None for lk in physical):
             dom.served_gbps = sum(lk.speed_mbps or 0 for lk in physical) / 1000
             dom.evidence["served_gbps"] = ", ".join(lk.evidence.get("speed_mbps", "") for lk in physical)
@@ -180,6 +194,11 @@ def _bandwidth(dom: Domain, vswitches: list[VSwitch], vnets: list[VNet], by_vsw,
         dom.uses_10gbe = False
 
 
+def allows_4080(solaris_minor: int | None, sru: int | None) -> bool:
+    """4080 LDC endpoints per domain need Solaris 11.3 SRU 8 or later in it (domain-facts 1.3)."""
+    return solaris_minor is not None and (solaris_minor > 3 or (solaris_minor == 3 and (sru or 0) >= 8))
+
+
 def ldc_limit(cpu_model: str | None, solaris_4080: bool | None) -> tuple[int, str]:
     model = (cpu_model or "").upper()
     if "T2+" in model or "T3" in model:
@@ -195,7 +214,7 @@ def ldc_limit(cpu_model: str | None, solaris_4080: bool | None) -> tuple[int, st
     return 768, "platform unknown: 768 LDC endpoints per domain assumed (the lowest current limit)"
 
 
-def _ldc_budget(dom: Domain, vswitches: list[VSwitch], vnets: list[VNet], domains: list[Domain],
+def _ldc_budget(dom: Domain, vswitches: list[VSwitch], vnets: list[VNet],
                 solaris_4080: bool | None, cpu_model: str | None, auto_limit: int) -> None:
     count = dom.ldc_estimate or 0  # its vdisks and vnets (one channel each to the service)
     for vnet in (v for v in vnets if v.domain == dom.name):
@@ -207,7 +226,7 @@ def _ldc_budget(dom: Domain, vswitches: list[VSwitch], vnets: list[VNet], domain
     if dom.is_control:
         count += CONTROL_DOMAIN_LDCS
     dom.ldc_estimate = count
-    dom.ldc_limit, dom.ldc_limit_basis = ldc_limit(cpu_model, solaris_4080 if dom.is_local else None)
+    dom.ldc_limit, dom.ldc_limit_basis = ldc_limit(cpu_model, solaris_4080)
     dom.evidence["ldc_estimate"] = dom.evidence.get("name", "")
 
 

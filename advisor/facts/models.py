@@ -6,6 +6,8 @@ finding can show where its observed value came from.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, Field
 
 
@@ -72,6 +74,7 @@ class VNet(Fact):
 
 class Link(Fact):
     name: str
+    domain: str | None = None  # set in plans, which state the links of several domains
     device: str | None = None
     driver: str | None = None
     media: str | None = None
@@ -137,6 +140,7 @@ class LanRef(BaseModel):
 
 class HostFacts(Fact):
     host: str
+    kind: Literal["capture", "plan"] = "capture"  # a plan has no run-time data (kstat, effective values)
     platform: str = "unknown"  # "solaris" or "unknown" for now
     os_name: str | None = None
     solaris_major: int | None = None

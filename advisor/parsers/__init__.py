@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from advisor.collect.capture import RawOutput
+from advisor.plans import constraints_xml, yaml_plan
 from advisor.parsers import (dladm, driver_conf, etc_system, hpux, ldm_list, ldm_parseable, linux_net, solaris_info,
                              tcp_props, xen)
 
@@ -41,6 +42,8 @@ PARSERS: dict[str, Parser] = {
     "lanscan": lambda o: hpux.parse_lanscan(o.text()),
     "lanscan-v": lambda o: hpux.parse_lanscan_v(o.text()),
     "nwmgr-vmtu": lambda o: hpux.parse_vmtu(o.text()),
+    "plan": lambda o: yaml_plan.parse(o.text(), o.file, o.path.parent),
+    "ldm-list-constraints-x": lambda o: constraints_xml.parse(o.text(), o.file),
     "lanadmin-vmtu": lambda o: hpux.parse_vmtu(o.text()),
 }
 

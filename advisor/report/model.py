@@ -73,6 +73,7 @@ class HostReport(BaseModel):
     host: str
     source: str
     platform: str
+    kind: Literal["capture", "plan"] = "capture"  # a plan: judged before it is built
     detected: Detected
     score: float | None
     status: Literal["clean", "findings", "error", "unreachable"]

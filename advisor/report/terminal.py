@@ -108,7 +108,8 @@ def _unknowns(h: HostReport) -> list[Table]:
         if r.status == "unknown":
             for m in r.missing or [r.reason or "undetermined"]:
                 by_input[m].add(r.rule)
-    lines = []
+    if not by_input:
+        return []
     return [_fields([("needs", f"{missing}: {', '.join(sorted(rules))}") for missing, rules in sorted(by_input.items())])]
 
 
@@ -146,6 +147,11 @@ def render(report: Report, console: Output) -> None:
             console.print()
         for note in h.expired_waivers:
             console.print(Text(f"  expired waiver: {note}", style="yellow"))
+        runtime = sorted({r.rule for r in h.results if r.status == "not_applicable" and r.reason
+                          and r.reason.startswith("needs run-time data")})
+        if h.kind == "plan" and runtime:
+            console.print(_fields([("plan", f"not applicable before the system runs: {', '.join(runtime)}")]))
+            console.print()
         unknown = _unknowns(h)
         if unknown:
             console.print(Text("Not evaluated (missing input):", style="bold"))

@@ -1,0 +1,1 @@
+"""Planned configurations: YAML plans and `ldm list-constraints -x` XML."""

@@ -1,0 +1,123 @@
+"""A YAML plan (docs/plans.md), read with safe_load; errors name the line.
+
+A plan may take its domains from an `ldm list-constraints -x` file
+(`constraints: ldg.xml`, relative to the plan) and add what the XML cannot
+say: hardware, software levels, link speeds. A domain listed in both is the
+XML domain with the plan's keys laid over it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from advisor.errors import ParseError
+from advisor.plans import constraints_xml
+from advisor.plans.located import LocatedPlan, Where
+from advisor.plans.schema import Plan
+
+Lines = dict[tuple[Any, ...], int]
+
+
+def _node_lines(node: yaml.Node, path: tuple[Any, ...], out: Lines) -> None:
+    out[path] = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            k = key.value
+            out[path + (k,)] = key.start_mark.line + 1
+            _node_lines(value, path + (k,), out)
+            out[path + (k,)] = key.start_mark.line + 1
+    elif isinstance(node, yaml.SequenceNode):
+        for i, value in enumerate(node.value):
+            _node_lines(value, path + (i,), out)
+
+
+def _line_for(lines: Lines, loc: tuple[Any, ...]) -> int | None:
+    for n in range(len(loc), -1, -1):
+        if loc[:n] in lines:
+            return lines[loc[:n]]
+    return None
+
+
+def _load(text: str) -> tuple[Any, Lines]:
+    try:
+        data = yaml.safe_load(text)
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise ParseError(f"not valid YAML ({getattr(exc, 'problem', None) or exc})",
+                         line=mark.line + 1 if mark else None) from None
+    lines: Lines = {}
+    if node is not None:
+        _node_lines(node, (), lines)
+    return data, lines
+
+
+def parse(text: str, file: str, folder: Path | None = None) -> LocatedPlan:
+    data, lines = _load(text)
+    if not isinstance(data, dict):
+        raise ParseError("a plan is a mapping with format: advisor-plan/1 and domains:", line=1)
+    try:
+        plan = Plan.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = tuple(err["loc"])
+        named = ".".join(str(p) for p in loc)
+        raise ParseError(f"{named}: {err['msg']}" if named else err["msg"], line=_line_for(lines, loc)) from None
+    where = _where(plan, data, lines, file)
+    if plan.constraints is None:
+        return LocatedPlan(plan, where, form="yaml")
+    return _with_constraints(plan, data, where, file, folder, lines)
+
+
+def _where(plan: Plan, data: dict[str, Any], lines: Lines, file: str) -> Where:
+    def at(*loc: Any) -> str:
+        return f"{file}:{_line_for(lines, loc) or 1}"
+
+    where: Where = {("plan",): at()}
+    for section in ("hardware", "software"):
+        for key in (data.get(section) or {}):
+            where[(section, str(key))] = at(section, key)
+    for i, dom in enumerate(plan.domains):
+        where[("domain", dom.name)] = at("domains", i)
+        for key in (data["domains"][i] or {}):
+            where[("domain", dom.name, str(key))] = at("domains", i, key)
+        for kind, items in (("vsw", dom.vsws), ("vnet", dom.vnets), ("link", dom.links), ("vf", dom.vfs)):
+            for j, item in enumerate(items):
+                where[(kind, dom.name, item.name)] = at("domains", i, f"{kind}s", j)
+    return where
+
+
+def _with_constraints(plan: Plan, data: dict[str, Any], where: Where, file: str, folder: Path | None,
+                      lines: Lines) -> LocatedPlan:
+    line = lines.get(("constraints",))
+    name = plan.constraints or ""
+    path = (folder or Path(".")) / name
+    shown = str(Path(file).parent / name)
+    if Path(name).is_absolute() or ".." in Path(name).parts:
+        raise ParseError(f"constraints: {name!r} must be a file beside the plan", line=line)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ParseError(f"constraints: cannot read {name} ({getattr(exc, 'strerror', None) or 'not UTF-8'})",
+                         line=line) from None
+    try:
+        base = constraints_xml.parse(text, shown)
+    except ParseError as exc:
+        raise exc.located(shown) from None
+    overlay = {d["name"]: d for d in data.get("domains") or []}
+    merged = []
+    for dom in base.plan.domains:
+        fields = dom.model_dump(exclude_defaults=True)
+        fields.update(overlay.pop(dom.name, {}))
+        merged.append(fields)
+    merged.extend(overlay.values())
+    combined = {**data, "domains": merged}
+    try:
+        plan = Plan.model_validate(combined)
+    except ValidationError as exc:
+        raise ParseError(f"with {name}: {exc.errors()[0]['msg']}", line=line) from None
+    return LocatedPlan(plan, {**base.where, **where}, form="yaml+xml")
