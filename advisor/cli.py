@@ -105,7 +105,7 @@ def _live_setup(hosts, port, identity, hosts_file, inventory, accept_new, known_
 
 @app.command()
 def gate(
-    paths: Annotated[list[Path], typer.Argument(help="Capture bundles of freshly built hosts (planned configurations: later).")],
+    paths: Annotated[list[Path], typer.Argument(help="Capture bundles of freshly built hosts, or planned configurations (YAML plans, ldm list-constraints -x XML).")],
     fmt: FormatOpt = "table",
     output: OutputOpt = None,
     fail_on: Annotated[FailOn, typer.Option("--fail-on", help="Fail on a finding of this severity or worse.")] = FailOn.medium,
@@ -123,6 +123,27 @@ def gate(
     try:
         code = run_review(paths, fmt, output, fail_on.value, min_score, policy, rules or [],
                           jobs or os.cpu_count() or 1, gate=True, baseline_path=baseline)
+    except AdvisorError as exc:
+        _die(str(exc))
+    raise typer.Exit(code)
+
+
+@app.command()
+def diff(
+    old: Annotated[Path, typer.Argument(help="Before: a JSON report, or captures (bundle, archive, kstat dump).")],
+    new: Annotated[Path, typer.Argument(help="After: the same kind of input.")],
+    fmt: Annotated[str, typer.Option("--format", "-f", help="table, json or markdown.")] = "table",
+    output: OutputOpt = None,
+    fail_on: Annotated[FailOn, typer.Option("--fail-on", help="Exit 1 when a new (or more severe) finding is at least this severe.")] = FailOn.never,
+    policy: PolicyOpt = None,
+    rules: RulesOpt = None,
+) -> None:
+    """Fixed, new and changed findings and the score change per host; for two
+    captures also the movement of the kstat counters the rules rely on."""
+    from advisor.commands.diff import run_diff
+
+    try:
+        code = run_diff(old, new, fmt, output, fail_on.value, policy, rules or [])
     except AdvisorError as exc:
         _die(str(exc))
     raise typer.Exit(code)

@@ -41,6 +41,10 @@ def _detected(facts: HostFacts) -> Detected:
 
 
 def review_capture(capture: Capture, engine: Engine) -> HostReport:
+    return review_with_facts(capture, engine)[0]
+
+
+def review_with_facts(capture: Capture, engine: Engine) -> tuple[HostReport, HostFacts]:
     built = build(capture)
     results, findings = engine.evaluate(built.facts)
     not_collected = [f"{m.command or m.command_id}: {m.reason}" for m in capture.missing.values()]
@@ -48,7 +52,7 @@ def review_capture(capture: Capture, engine: Engine) -> HostReport:
     findings.sort(key=lambda f: (-f.severity.rank, f.rule, f.subject))
     host = built.facts.host  # a plan may name the system it plans
     accepted = waivers.apply(host, results, findings, engine.policy)
-    return HostReport(
+    report = HostReport(
         host=host, source=capture.source, platform=built.facts.platform, kind=built.facts.kind,
         detected=_detected(built.facts), score=scoring.score(results),
         status="error" if errors else ("findings" if accepted.findings else "clean"),
@@ -57,6 +61,7 @@ def review_capture(capture: Capture, engine: Engine) -> HostReport:
         incomplete=[m.command or m.command_id for m in capture.missing.values() if m.unfinished],
         waived=accepted.waived, expired_waivers=accepted.expired,
     )
+    return report, built.facts
 
 
 _worker_engine: Engine | None = None

@@ -97,6 +97,7 @@ class LdcChannel(Fact):
     lso_enabled: int | None = None
     lso_max_len: int | None = None
     lso_opackets: int | None = None
+    counters: dict[str, int] = {}  # traffic and loss counters, for advisor diff
 
 
 class TcpLso(Fact):
