@@ -35,7 +35,7 @@ def _die(message: str) -> None:
 
 PolicyOpt = Annotated[Optional[Path], typer.Option("--policy", help="Policy YAML: parameter overrides and intents.")]
 RulesOpt = Annotated[Optional[list[Path]], typer.Option("--rules", help="Extra rule pack directory (repeatable).")]
-FormatOpt = Annotated[str, typer.Option("--format", "-f", help="table, json, sarif, junit, markdown; several with commas and -o DIR.")]
+FormatOpt = Annotated[str, typer.Option("--format", "-f", help="table, json, sarif, junit, markdown, html, script; several with commas and -o DIR.")]
 OutputOpt = Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the report to this file.")]
 FailOnOpt = Annotated[FailOn, typer.Option("--fail-on", help="Exit 1 when a finding of this severity or worse exists.")]
 MinScoreOpt = Annotated[Optional[float], typer.Option("--min-score", help="Exit 1 when a host scores below this.")]

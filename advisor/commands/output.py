@@ -7,7 +7,7 @@ from pathlib import Path
 
 from advisor.engine.model import Rule, Severity
 from advisor.errors import InputError
-from advisor.report import json_out, junit, markdown, sarif, terminal
+from advisor.report import json_out, junit, markdown, sarif, script, terminal
 from advisor.report.model import Report
 
 EXIT_OK, EXIT_GATE, EXIT_INPUT, EXIT_UNREACHABLE = 0, 1, 2, 3
@@ -31,7 +31,7 @@ def gate(report: Report, fail_on: str, min_score: float | None) -> None:
 
 
 FORMATS = {"table": "report.txt", "json": "report.json", "sarif": "report.sarif", "junit": "report.junit.xml",
-           "markdown": "report.md"}
+           "markdown": "report.md", "script": "<host>.remediation.sh"}
 
 
 def parse_formats(text: str) -> list[str]:
@@ -53,23 +53,54 @@ def _render(report: Report, fmt: str, rules: list[Rule], stream) -> None:
     stream.write(text)
 
 
+def _open(path: Path | None):
+    try:
+        return path.open("w", encoding="utf-8") if path else sys.stdout
+    except OSError as exc:
+        raise InputError(f"{path}: cannot write ({exc.strerror})") from None
+
+
+def _mkdir(folder: Path) -> None:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"{folder}: cannot create folder ({exc.strerror})") from None
+
+
+def _write_scripts(report: Report, output: Path | None, into_folder: bool) -> None:
+    """A script per host: to stdout or -o FILE for one host, else into -o DIR."""
+    scripts = script.render(report)
+    if not into_folder and len(scripts) <= 1:
+        stream = _open(output)
+        try:
+            stream.write(next(iter(scripts.values()), ""))
+        finally:
+            if output:
+                stream.close()
+        return
+    if output is None:
+        raise InputError("--format script for several hosts writes one script per host: give -o DIR")
+    _mkdir(output)
+    for name, text in scripts.items():
+        (output / name).write_text(text, encoding="utf-8")
+
+
 def write(report: Report, formats: list[str], output: Path | None, rules: list[Rule]) -> None:
     """One format to stdout or -o FILE; several into the folder -o DIR."""
-    if len(formats) > 1:
+    if "script" in formats:
+        _write_scripts(report, output, into_folder=len(formats) > 1 or bool(output and output.is_dir()))
+        formats = [f for f in formats if f != "script"]
+        if not formats:
+            return
+    if len(formats) > 1 or (output is not None and output.is_dir()):
         if output is None:
             raise InputError("several --format values need -o DIR for the reports")
-        try:
-            output.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise InputError(f"{output}: cannot create folder ({exc.strerror})") from None
+        _mkdir(output)
         targets = [(fmt, output / FORMATS[fmt]) for fmt in formats]
     else:
         targets = [(formats[0], output)]
     for fmt, path in targets:
-        try:
-            stream = path.open("w", encoding="utf-8") if path else sys.stdout
-        except OSError as exc:
-            raise InputError(f"{path}: cannot write ({exc.strerror})") from None
+        stream = _open(path)
         try:
             _render(report, fmt, rules, stream)
         finally:

@@ -237,8 +237,9 @@ class Engine:
                 if remedy.undo:
                     undo.append(render(remedy.undo, scope.ns))
         impact = next((value for value, when in compiled.impacts if _holds(when, scope)), compiled.impacts[-1][0])
+        domain = item.name if rule.subject == "domain" else getattr(item, "domain", None)
         finding = Finding(
-            rule=rule.id, title=rule.title, severity=severity, subject=subject,
+            rule=rule.id, title=rule.title, severity=severity, subject=subject, domain=domain or facts.ldom_name,
             message=render(check.message or rule.message, ns),
             observed=render(check.observed or rule.observed, ns),
             expected=render(check.expected or rule.expected, ns),

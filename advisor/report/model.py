@@ -32,6 +32,7 @@ class Finding(BaseModel):
     title: str
     severity: Severity
     subject: str
+    domain: str | None = None  # the LDoms/Xen domain the subject belongs to (groups remediation)
     message: str
     observed: str
     expected: str
