@@ -80,3 +80,37 @@ def test_gate_is_strict_and_says_one_line() -> None:
     assert lenient.returncode == 0
     broken = run_cli("gate", str(CAPTURES / "nope"))
     assert broken.returncode == 2 and "no such file or directory" in broken.stderr
+
+
+def test_html_is_one_self_contained_file_with_scores_chart_and_fixes(tmp_path: Path) -> None:
+    res = run_cli("gate", str(UNTUNED), str(TUNED), str(CAPTURES / "ovm-dom0-untuned"), "-f", "html,json",
+                  "-o", str(tmp_path))
+    assert res.returncode == 1
+    text = (tmp_path / "report.html").read_text()
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert "<script" not in text and "http://" not in text.replace("http://www.w3.org/", "")
+    root = SafeET.fromstring(text.split("\n", 1)[1])  # well-formed XHTML after the doctype
+    ns = {"h": "http://www.w3.org/1999/xhtml", "s": "http://www.w3.org/2000/svg"}
+    scores = [td.text for td in root.iterfind(".//h:td[@class='num score']", ns)]
+    assert scores == [f"{h['score']:g}" for h in report["hosts"]]
+    bars = root.findall(".//s:rect[@class='bar']", ns)
+    per_rule: dict[str, int] = {}
+    for bar in bars:
+        per_rule[bar.get("data-rule")] = per_rule.get(bar.get("data-rule"), 0) + int(bar.get("data-count"))
+    expected: dict[str, int] = {}
+    for h in report["hosts"]:
+        for f in h["findings"]:
+            expected[f["rule"]] = expected.get(f["rule"], 0) + 1
+    assert per_rule == expected
+    fixes = ["\n".join(f["remediation"]) for h in report["hosts"] for f in h["findings"]]
+    assert [p.text for p in root.iterfind(".//h:pre[@class='fix']", ns)] == fixes
+    assert "Gate failed" in text
+
+
+def test_html_escapes_what_it_shows(tmp_path: Path) -> None:
+    bundle = tmp_path / "<b>evil&host"
+    bundle.mkdir()
+    (bundle / "uname-a.txt").write_text((UNTUNED / "uname-a.txt").read_text())
+    text = run_cli("review", str(bundle), "-f", "html").stdout
+    assert "<b>evil" not in text and "&lt;b&gt;evil&amp;host" in text
+    SafeET.fromstring(text.split("\n", 1)[1])

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from advisor.engine.model import Rule, Severity
 from advisor.errors import InputError
-from advisor.report import json_out, junit, markdown, sarif, script, terminal
+from advisor.report import html, json_out, junit, markdown, sarif, script, terminal
 from advisor.report.model import Report
 
 EXIT_OK, EXIT_GATE, EXIT_INPUT, EXIT_UNREACHABLE = 0, 1, 2, 3
@@ -31,7 +31,7 @@ def gate(report: Report, fail_on: str, min_score: float | None) -> None:
 
 
 FORMATS = {"table": "report.txt", "json": "report.json", "sarif": "report.sarif", "junit": "report.junit.xml",
-           "markdown": "report.md", "script": "<host>.remediation.sh"}
+           "markdown": "report.md", "html": "report.html", "script": "<host>.remediation.sh"}
 
 
 def parse_formats(text: str) -> list[str]:
@@ -49,7 +49,8 @@ def _render(report: Report, fmt: str, rules: list[Rule], stream) -> None:
             terminal.render(report, out)
         return
     text = {"json": lambda: json_out.render(report), "sarif": lambda: sarif.render(report, rules),
-            "junit": lambda: junit.render(report), "markdown": lambda: markdown.render(report)}[fmt]()
+            "junit": lambda: junit.render(report), "markdown": lambda: markdown.render(report),
+            "html": lambda: html.render(report)}[fmt]()
     stream.write(text)
 
 
