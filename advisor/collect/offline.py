@@ -79,6 +79,8 @@ class Loader:
         if sosreport.is_sos_root(path):
             return [_load_sosreport(path, shown, shown)]
         files = [p for p in path.iterdir() if p.is_file() and not p.name.startswith(".")]
+        if files and _all_plans(files):  # a folder of planned configurations: one system each
+            return [_load_loose(p, f"{shown.rstrip('/')}/{p.name}") for p in sorted(files)]
         if files:
             return [load_bundle(path, shown, path.name)]
         captures: list[Capture] = []
@@ -90,6 +92,14 @@ class Loader:
         if not captures:
             raise InputError(f"{shown}: no capture bundle or command output found")
         return captures
+
+
+_PLANS = {"plan", "ldm-list-constraints-x"}
+
+
+def _all_plans(files: list[Path]) -> bool:
+    """Plans and constraint files only: no manifest, no command output."""
+    return all(p.name != "manifest.yaml" and (command_id_for_name(p.name) or identify(p)) in _PLANS for p in files)
 
 
 def _find_root(path: Path, is_root) -> Path | None:

@@ -1,0 +1,68 @@
+"""The CI snippets of docs/pipeline.md are valid and their commands work."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import defusedxml.ElementTree as SafeET
+import yaml
+
+from conftest import FIXTURES, ROOT
+
+DOC = (ROOT / "docs/pipeline.md").read_text()
+BLOCKS = re.findall(r"```(\w+)\n(.*?)```", DOC, re.S)
+
+
+def _commands() -> dict[str, list[str]]:
+    github, gitlab = [yaml.safe_load(body) for lang, body in BLOCKS if lang == "yaml"]
+    groovy = next(body for lang, body in BLOCKS if lang == "groovy")
+    return {
+        "github": [s["run"] for s in github["jobs"]["gate"]["steps"] if "run" in s],
+        "gitlab": gitlab["ldoms-plan-gate"]["script"],
+        "jenkins": re.findall(r"sh '([^']+)'", groovy),
+    }
+
+
+def test_snippets_parse_and_publish_the_reports() -> None:
+    github, gitlab = [yaml.safe_load(body) for lang, body in BLOCKS if lang == "yaml"]
+    uploads = {s.get("uses", "").split("@")[0]: s for s in github["jobs"]["gate"]["steps"]}
+    assert uploads["github/codeql-action/upload-sarif"]["with"]["sarif_file"] == "reports/report.sarif"
+    assert uploads["actions/upload-artifact"]["if"] == "always()"
+    assert gitlab["ldoms-plan-gate"]["artifacts"]["reports"]["junit"] == "reports/report.junit.xml"
+    assert gitlab["ldoms-plan-gate"]["artifacts"]["when"] == "always"
+    assert "junit 'reports/report.junit.xml'" in next(body for lang, body in BLOCKS if lang == "groovy")
+
+
+def _workspace(tmp_path: Path, plans: list[str]) -> Path:
+    work = tmp_path / "repo"
+    (work / "plans").mkdir(parents=True)
+    for name in plans:
+        shutil.copy(FIXTURES / "plans" / name, work / "plans" / name)
+    return work
+
+
+def _run(command: str, work: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}
+    return subprocess.run(command, shell=True, cwd=work, env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_every_snippet_passes_good_plans_and_fails_a_bad_one(tmp_path: Path) -> None:
+    for ci, commands in _commands().items():
+        gate = [c for c in commands if "pip install" not in c]
+        assert gate and all(c.startswith("advisor gate plans/") for c in gate), ci
+        work = _workspace(tmp_path / ci, ["t5-good.yaml", "t5-good-constraints.xml", "t5-good-from-constraints.yaml"])
+        for command in gate:
+            res = _run(command, work)
+            assert res.returncode == 0, f"{ci}: {command}: {res.stderr}"
+            assert "advisor gate: passed" in res.stderr
+        junit = SafeET.parse(work / "reports/report.junit.xml").getroot()
+        assert len(junit.findall("testsuite")) == 3, ci  # one per planned system
+        (work / "plans" / "t5-bad.yaml").write_text((FIXTURES / "plans/t5-bad.yaml").read_text())
+        res = _run(gate[0], work)
+        assert res.returncode == 1 and "advisor gate: failed" in res.stderr, ci
+        assert (work / "reports/report.html").is_file()
