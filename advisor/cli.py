@@ -56,13 +56,18 @@ def review(
     baseline: BaselineOpt = None,
 ) -> None:
     """Review saved captures offline and report scored findings."""
+    _review(paths, fmt, output, fail_on, min_score, policy, rules, jobs, baseline, gate=False)
+
+
+def _review(paths: list[Path], fmt: str, output: Path | None, fail_on: FailOn, min_score: float | None,
+            policy: Path | None, rules: list[Path] | None, jobs: int, baseline: Path | None, gate: bool) -> None:
     import os
 
     from advisor.commands.review import run_review
 
     try:
         code = run_review(paths, fmt, output, fail_on.value, min_score, policy, rules or [],
-                          jobs or os.cpu_count() or 1, baseline_path=baseline)
+                          jobs or os.cpu_count() or 1, gate=gate, baseline_path=baseline)
     except AdvisorError as exc:
         _die(str(exc))
     raise typer.Exit(code)
@@ -116,16 +121,7 @@ def gate(
     baseline: BaselineOpt = None,
 ) -> None:
     """Review with strict defaults for pipelines: exit 1 and a one-line verdict on stderr."""
-    import os
-
-    from advisor.commands.review import run_review
-
-    try:
-        code = run_review(paths, fmt, output, fail_on.value, min_score, policy, rules or [],
-                          jobs or os.cpu_count() or 1, gate=True, baseline_path=baseline)
-    except AdvisorError as exc:
-        _die(str(exc))
-    raise typer.Exit(code)
+    _review(paths, fmt, output, fail_on, min_score, policy, rules, jobs, baseline, gate=True)
 
 
 @app.command()

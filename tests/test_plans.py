@@ -112,7 +112,7 @@ def test_envelope_and_ldm_interface_wrappings_read_alike(tmp_path: Path) -> None
 
 @pytest.mark.parametrize("text, line, message", [
     ("format: advisor-plan/1\ndomains:\n  - name: p\n    cores: 0\n", 4, "domains.0.cores: Input should be greater than 0"),
-    ("format: advisor-plan/1\ndomains:\n  - name: p\n    memory: lots\n", 4, "'lots' is not a size like 16G"),
+    ("format: advisor-plan/1\ndomains:\n  - name: p\n    memory: lots\n", 4, "'lots' is not a value like 16G or 512M"),
     ("format: advisor-plan/1\ndomains:\n  - name: p\n    colour: red\n", 4, "domains.0.colour: Extra inputs"),
     ("format: advisor-plan/1\ndomains:\n  - name: p\n  - name: p\n", 1, "domain p is planned twice"),
     ("format: advisor-plan/1\nsoftware: {solaris: '9'}\n", 2, "a Solaris release like 11.4 or 10"),
@@ -137,7 +137,7 @@ def test_a_bad_plan_is_one_line_naming_file_and_line(tmp_path: Path, text: str, 
     ('<?xml version="1.0"?>\n<domain type="kvm"/>\n', 1, "root element is <domain>"),
     ('<?xml version="1.0"?>\n<!DOCTYPE r [<!ENTITY x "y">]>\n<Envelope/>\n', None, "XML refused"),
     ('<Envelope xmlns:rasd="r"><Content id="a"><Item>\n<rasd:OtherResourceType>memory</rasd:OtherResourceType>'
-     '<rasd:AllocationUnits>4X</rasd:AllocationUnits></Item></Content></Envelope>', 2, "'4X' is not a size"),
+     '<rasd:AllocationUnits>4X</rasd:AllocationUnits></Item></Content></Envelope>', 2, "'4X' is not a value like 16G"),
 ])
 def test_a_bad_constraints_file_is_one_line_naming_file_and_line(tmp_path: Path, xml: str, line: int | None,
                                                                 message: str) -> None:

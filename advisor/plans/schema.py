@@ -23,28 +23,31 @@ def _on_off(value: object) -> object:
     return value.lower() if isinstance(value, str) else value
 
 
-def memory_bytes(value: object) -> int:
-    """`16G`, `512M`, `4096K` (ldm's size[unit]) or a number of bytes."""
+_SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)B?\s*", re.I)
+_SPEED = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([MG]?)(?:b(?:it)?(?:/s|ps)?)?\s*", re.I)
+_SPEED_UNITS = {"": 1, "M": 1, "G": 1000}
+
+
+def _amount(value: object, pattern: re.Pattern[str], units: dict[str, int], example: str) -> int:
+    """A plain number, or a number with a unit letter scaled by `units`."""
     if isinstance(value, bool):
-        raise ValueError("a size like 16G")
+        raise ValueError(f"a value like {example}")
     if isinstance(value, int):
         return value
-    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)B?\s*", str(value), re.I)
+    m = pattern.fullmatch(str(value))
     if not m:
-        raise ValueError(f"{value!r} is not a size like 16G or 512M")
-    return int(float(m.group(1)) * _UNITS[m.group(2).upper()])
+        raise ValueError(f"{value!r} is not a value like {example}")
+    return int(float(m.group(1)) * units[m.group(2).upper()])
+
+
+def memory_bytes(value: object) -> int:
+    """`16G`, `512M`, `4096K` (ldm's size[unit]) or a number of bytes."""
+    return _amount(value, _SIZE, _UNITS, "16G or 512M")
 
 
 def speed_mbps(value: object) -> int:
     """`10G`, `1G`, `100M`, `25000` (Mbit/s)."""
-    if isinstance(value, bool):
-        raise ValueError("a speed like 10G")
-    if isinstance(value, int):
-        return value
-    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([MG]?)(?:b(?:it)?(?:/s|ps)?)?\s*", str(value), re.I)
-    if not m:
-        raise ValueError(f"{value!r} is not a speed like 10G or 1000M")
-    return int(float(m.group(1)) * (1000 if m.group(2).upper() == "G" else 1))
+    return _amount(value, _SPEED, _SPEED_UNITS, "10G or 1000M")
 
 
 OnOff = Annotated[Literal["on", "off"], BeforeValidator(_on_off)]
