@@ -22,9 +22,10 @@ def test_report_schema_is_current() -> None:
 
 def test_json_report_validates_against_the_schema() -> None:
     schema = json.loads((ROOT / "docs/report.schema.json").read_text())
-    res = run_cli("review", str(CAPTURES), "-f", "json", "--fail-on", "high")
+    res = run_cli("review", str(CAPTURES), str(CAPTURES.parent / "plans"), "-f", "json", "--fail-on", "high")
     report = json.loads(res.stdout)
     jsonschema.validate(report, schema)
+    assert {h["kind"] for h in report["hosts"]} == {"capture", "plan"}
     assert report["summary"]["gate"] == "failed"
     for host in report["hosts"]:
         for finding in host["findings"]:
