@@ -15,16 +15,17 @@ from __future__ import annotations
 
 import re
 from typing import Any
-from xml.etree.ElementTree import Element, ParseError as XmlSyntaxError
 
 import defusedxml.ElementTree as SafeET
 from defusedxml import DefusedXmlException
+from defusedxml.ElementTree import ParseError as XmlSyntaxError
 from pydantic import ValidationError
 
 from advisor.errors import ParseError
 from advisor.plans.located import LocatedPlan, Where
 from advisor.plans.schema import Plan
 
+Element = Any  # an xml.etree element, as defusedxml returns it
 _ROOTS = {"Envelope", "LDM_interface"}
 _ITEM_TYPE = re.compile(r"<(?:[\w.-]+:)?OtherResourceType\s*>\s*([\w-]+)")
 _SERVICES = {"vsw", "vds", "vds_volume", "vcc"}
