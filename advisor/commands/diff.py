@@ -73,5 +73,5 @@ def run_diff(old: Path, new: Path, fmt: str, out: Path | None, fail_on: str, pol
     if result.errors:
         return 2
     floor = None if fail_on == "never" else Severity(fail_on).rank
-    worse = [f for f in result.worst_new() if floor is not None and Severity(f.severity).rank >= floor]
+    worse = [f for f in result.worst_new() if floor is not None and f.severity.rank >= floor]
     return 1 if worse else 0

@@ -2,25 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import cel
 
 from advisor.errors import RulePackError
-
-
-def _version_tuple(text: str) -> tuple[int, ...]:
-    return tuple(int(p) for p in re.findall(r"\d+", text))
-
-
-def version_ge(a: str | None, b: str | None) -> bool | None:
-    """'3.4.0.3' >= '3.4' compares release numbers, not strings. An unknown
-    version gives null, which makes a condition undecidable (Expr.test); a
-    raised exception would be printed to stderr by the CEL library."""
-    if a is None or b is None:
-        return None
-    return _version_tuple(a) >= _version_tuple(b)
+from advisor.versions import version_ge
 
 
 FUNCTIONS = {"version_ge": version_ge}

@@ -17,7 +17,7 @@ from advisor.engine.model import Check, Rule, Severity
 from advisor.engine.policy import Policy
 from advisor.errors import RulePackError
 from advisor.facts.models import HostFacts
-from advisor.report.model import Finding, Result
+from advisor.report.model import RUNTIME_REASON, Finding, Result
 
 Namer = Callable[[Any], str]
 
@@ -144,7 +144,7 @@ class Engine:
             return
         if facts.kind == "plan" and rule.runtime:
             results.append(Result(rule=rule.id, subject=host_name, status="not_applicable",
-                                  reason=f"needs run-time data ({rule.runtime}), which a plan does not have"))
+                                  reason=f"{RUNTIME_REASON} ({rule.runtime}), which a plan does not have"))
             return
         scope.set("p", self.params(rule))
         if not _holds(compiled.host_applies, scope):

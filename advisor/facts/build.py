@@ -16,7 +16,7 @@ from advisor.facts import hpux, kstat_facts, ldoms, linux, plan
 from advisor.facts.models import HostFacts, Link, TcpDrift, TcpProp
 from advisor.parsers import kstat, parser_for
 from advisor.parsers.dladm import LinkProp, PhysLink
-from advisor.parsers.text import parse_int
+from advisor.parsers.text import driver_of, parse_int
 
 # ipadm (Solaris 11) and ndd (Solaris 10) names of the TCP receive buffer.
 _RECV_BUF = ("recv_buf", "recv-buf", "tcp_recv_hiwat")
@@ -150,10 +150,6 @@ def _identity(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -
         facts.is_control_domain = True
 
 
-def _driver(device: str | None) -> str | None:
-    m = re.match(r"^([a-z][a-z0-9_]*?)\d+$", device or "")
-    return m.group(1) if m else None
-
 
 def _links(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> None:
     phys_cid = "dladm-show-phys" if "dladm-show-phys" in parsed else "dladm-show-dev"
@@ -165,7 +161,7 @@ def _links(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> N
     for p in phys or []:
         lk = links.setdefault(p.link, Link(name=p.link))
         lk.device, lk.media, lk.state, lk.speed_mbps = p.device, p.media, p.state, p.speed_mbps
-        lk.driver = _driver(p.device)
+        lk.driver = driver_of(p.device)
         lk.evidence["speed_mbps"] = lk.evidence["device"] = _ev(files, phys_cid, p.line)
     by_link: dict[str, dict[str, LinkProp]] = {}
     for prop in props or []:
@@ -203,7 +199,7 @@ def _apply_props(lk: Link, props: dict[str, LinkProp], files: dict[str, str]) ->
         lk.cpus_effective = cpus
     if lk.device is None and (dev := props.get("device")) is not None:
         lk.device = dev.value
-        lk.driver = _driver(dev.value)
+        lk.driver = driver_of(dev.value)
 
 
 def _possible_max(possible: str | None) -> int | None:
@@ -261,8 +257,8 @@ def _ldoms(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str], auto
     domains, vswitches, vnets = ldoms.build_domains(listing, files[cid], tpc)
     for dom in domains:
         dom.is_local = dom.is_control and facts.is_control_domain is not False
-    local = [d.name for d in domains if d.is_local]
+    local = [d.name for d in domains if d.is_local]  # a capture knows its own domain's links and level
     own_links = {name: facts.links for name in local if facts.links is not None}
-    ldoms.link_network(domains, vswitches, vnets, own_links, {name: ldoms.allows_4080(facts.solaris_minor, facts.sru) for name in local},
-                       facts.cpu_model, auto_limit)
+    solaris_4080 = {name: ldoms.allows_4080(facts.solaris_minor, facts.sru) for name in local}
+    ldoms.link_network(domains, vswitches, vnets, own_links, solaris_4080, facts.cpu_model, auto_limit)
     facts.domains, facts.vswitches, facts.vnets = domains, vswitches, vnets

@@ -8,12 +8,12 @@ the engine, which reports those rules as not applicable to a plan.
 
 from __future__ import annotations
 
-import re
-
 from advisor.facts import ldoms
 from advisor.facts.models import Domain, HostFacts, Link, VNet, VSwitch
+from advisor.parsers.text import driver_of
 from advisor.plans.located import LocatedPlan
 from advisor.plans.schema import PlanDomain, PlanLink, PlanVnet, PlanVsw
+from advisor.versions import version_ge
 
 
 def build(facts: HostFacts, located: LocatedPlan, auto_limit: int = 8) -> None:
@@ -120,8 +120,7 @@ def _default_inter_vnet_link(vswitches: list[VSwitch], ldm_version: str | None) 
     """What ldm add-vsw sets when the plan does not say: on, or auto from 3.4 (domain-facts 1.2)."""
     if ldm_version is None:
         return
-    parts = [int(p) for p in re.findall(r"\d+", ldm_version)[:2]] + [0, 0]
-    default = "auto" if (parts[0], parts[1]) >= (3, 4) else "on"
+    default = "auto" if version_ge(ldm_version, "3.4") else "on"
     for vsw in vswitches:
         if vsw.inter_vnet_link is None:
             vsw.inter_vnet_link = default
@@ -129,19 +128,15 @@ def _default_inter_vnet_link(vswitches: list[VSwitch], ldm_version: str | None) 
 
 def _links(d: PlanDomain, located: LocatedPlan) -> list[Link]:
     """The domain's NIC ports, those its switches name with a speed, and its VFs."""
-    stated: list[PlanLink] = list(d.links)
-    named = {lk.name for lk in stated}
+    stated = {p.name: (p, located.at("link", d.name, p.name)) for p in d.links}
     for v in d.vsws:
-        if v.net_dev and v.net_dev not in named and (v.net_dev_speed or v.net_dev_mtu):
-            stated.append(PlanLink(name=v.net_dev, speed=v.net_dev_speed, mtu=v.net_dev_mtu))
-            named.add(v.net_dev)
+        if v.net_dev and v.net_dev not in stated and (v.net_dev_speed or v.net_dev_mtu):
+            short = PlanLink(name=v.net_dev, speed=v.net_dev_speed, mtu=v.net_dev_mtu)
+            stated[v.net_dev] = (short, located.at("vsw", d.name, v.name))
     out = []
-    for p in stated:
-        lk = Link(name=p.name, domain=d.name, device=p.device, state="up", speed_mbps=p.speed, mtu=p.mtu,
-                  mtu_max=p.mtu_max, is_physical=True)
-        lk.driver = re.sub(r"\d+$", "", p.device) if p.device else None
-        where = located.at("link", d.name, p.name) if p.name in {x.name for x in d.links} else \
-            located.at("vsw", d.name, next(v.name for v in d.vsws if v.net_dev == p.name))
+    for p, where in stated.values():
+        lk = Link(name=p.name, domain=d.name, device=p.device, driver=driver_of(p.device), state="up",
+                  speed_mbps=p.speed, mtu=p.mtu, mtu_max=p.mtu_max, is_physical=True)
         lk.evidence = {"speed_mbps": where, "mtu": where, "mtu_max": where, "device": where}
         out.append(lk)
     for vf in d.vfs:

@@ -17,6 +17,13 @@ def numbered(text: str) -> list[Line]:
 
 
 _TOKEN = re.compile(r"\S+")
+_INSTANCE = re.compile(r"^([a-z][a-z0-9_]*?)\d+$")
+
+
+def driver_of(device: str | None) -> str | None:
+    """`ixgbe0` -> `ixgbe`: the driver of a Solaris device instance name."""
+    m = _INSTANCE.match(device or "")
+    return m.group(1) if m else None
 
 
 @dataclass(frozen=True)

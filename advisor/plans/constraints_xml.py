@@ -92,9 +92,9 @@ def parse(text: str, file: str) -> LocatedPlan:
             line = item_lines[item_index] if item_index < len(item_lines) else None
             item_index += 1
             here = f"{file}:{line}" if line else f"{file}:1"
-            kind = _props(item).get("OtherResourceType", "")
+            props = _props(item)
             where.setdefault(("domain", name), here)
-            _apply(domain, roles, kind, _props(item), here, where)
+            _apply(domain, roles, props.get("OtherResourceType", ""), props, here, where)
         domain["roles"] = sorted(roles)
         domains.append(domain)
     try:
@@ -130,7 +130,7 @@ def _apply(domain: dict[str, Any], roles: set[str], kind: str, props: dict[str, 
             domain["vcpus"] = units
         if props.get("max_cores"):
             domain["max_cores"] = _int_or_text(props["max_cores"])
-        for field in ("cores", "vcpus", "whole_core"):
+        for field in ("cores", "vcpus"):
             where[("domain", name, field)] = here
     elif kind == "memory":
         domain["memory"] = props.get("AllocationUnits") or None

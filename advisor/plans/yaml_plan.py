@@ -27,9 +27,8 @@ def _node_lines(node: yaml.Node, path: tuple[Any, ...], out: Lines) -> None:
     if isinstance(node, yaml.MappingNode):
         for key, value in node.value:
             k = key.value
-            out[path + (k,)] = key.start_mark.line + 1
             _node_lines(value, path + (k,), out)
-            out[path + (k,)] = key.start_mark.line + 1
+            out[path + (k,)] = key.start_mark.line + 1  # a key's own line, not where its value starts
     elif isinstance(node, yaml.SequenceNode):
         for i, value in enumerate(node.value):
             _node_lines(value, path + (i,), out)

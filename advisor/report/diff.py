@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from advisor.engine.model import Severity
 from advisor.facts.models import HostFacts
 from advisor.report.model import Finding, HostReport
 
@@ -17,12 +18,12 @@ from advisor.report.model import Finding, HostReport
 class FindingRef(BaseModel):
     rule: str
     subject: str
-    severity: str
+    severity: Severity
     message: str
 
 
 class FindingChange(FindingRef):
-    severity_before: str
+    severity_before: Severity
     observed_before: str
     observed_after: str
 
@@ -56,15 +57,11 @@ class Diff(BaseModel):
     def worst_new(self) -> list[FindingRef]:
         """New findings and findings that got more severe."""
         return [f for h in self.hosts for f in h.new] + \
-               [c for h in self.hosts for c in h.changed if _rank(c.severity) > _rank(c.severity_before)]
-
-
-def _rank(severity: str) -> int:
-    return ["info", "low", "medium", "high", "critical"].index(severity)
+               [c for h in self.hosts for c in h.changed if c.severity.rank > c.severity_before.rank]
 
 
 def _ref(f: Finding) -> FindingRef:
-    return FindingRef(rule=f.rule, subject=f.subject, severity=f.severity.value, message=f.message)
+    return FindingRef(rule=f.rule, subject=f.subject, severity=f.severity, message=f.message)
 
 
 def _subject(f: Finding, report: HostReport) -> str:
@@ -98,7 +95,7 @@ def compare(old: HostReport | None, new: HostReport | None,
     for key in was.keys() & now.keys():
         a, b = was[key], now[key]
         if a.severity != b.severity or a.observed != b.observed:
-            diff.changed.append(FindingChange(**_ref(b).model_dump(), severity_before=a.severity.value,
+            diff.changed.append(FindingChange(**_ref(b).model_dump(), severity_before=a.severity,
                                               observed_before=a.observed, observed_after=b.observed))
         else:
             diff.unchanged += 1

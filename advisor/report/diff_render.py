@@ -22,10 +22,10 @@ def _host_lines(h: HostDiff) -> list[str]:
         return [f"{h.host}: only in the {side} report ({h.after or h.before})"]
     lines = [f"{h.host}: {_score(h)}; {len(h.fixed)} fixed, {len(h.new)} new, {len(h.changed)} changed, "
              f"{h.unchanged} unchanged"]
-    lines += [f"  fixed    {f.severity:<8} {f.rule}  {f.subject}" for f in h.fixed]
-    lines += [f"  new      {f.severity:<8} {f.rule}  {f.subject}: {f.message}" for f in h.new]
+    lines += [f"  fixed    {f.severity.value:<8} {f.rule}  {f.subject}" for f in h.fixed]
+    lines += [f"  new      {f.severity.value:<8} {f.rule}  {f.subject}: {f.message}" for f in h.new]
     for c in h.changed:
-        severity = c.severity if c.severity == c.severity_before else f"{c.severity_before}->{c.severity}"
+        severity = c.severity.value if c.severity == c.severity_before else f"{c.severity_before.value}->{c.severity.value}"
         lines.append(f"  changed  {severity:<8} {c.rule}  {c.subject}: {c.observed_before} -> {c.observed_after}")
     if h.counters is not None:
         moved = [m for m in h.counters if m.delta != 0]
@@ -51,9 +51,9 @@ def markdown(diff: Diff) -> str:
             out += [f"### {h.host}", "", f"Only in the {'after' if h.before is None else 'before'} report.", ""]
             continue
         out += [f"### {h.host}: {_score(h)}", "", "| change | severity | rule | subject | detail |", "|---|---|---|---|---|"]
-        out += [f"| fixed | {f.severity} | `{f.rule}` | {f.subject} | {f.message} |" for f in h.fixed]
-        out += [f"| new | {f.severity} | `{f.rule}` | {f.subject} | {f.message} |" for f in h.new]
-        out += [f"| changed | {c.severity_before} → {c.severity} | `{c.rule}` | {c.subject} | "
+        out += [f"| fixed | {f.severity.value} | `{f.rule}` | {f.subject} | {f.message} |" for f in h.fixed]
+        out += [f"| new | {f.severity.value} | `{f.rule}` | {f.subject} | {f.message} |" for f in h.new]
+        out += [f"| changed | {c.severity_before.value} → {c.severity.value} | `{c.rule}` | {c.subject} | "
                 f"{c.observed_before} → {c.observed_after} |" for c in h.changed]
         if h.counters:
             out += ["", "| counter | before | after | change |", "|---|---|---|---|"]

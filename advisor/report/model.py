@@ -9,6 +9,7 @@ from pydantic import BaseModel
 from advisor.engine.model import Severity
 
 Status = Literal["pass", "fail", "not_applicable", "unknown"]
+RUNTIME_REASON = "needs run-time data"  # how a run-time rule's not_applicable on a plan begins
 
 
 class Result(BaseModel):

@@ -11,7 +11,7 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from advisor.report.model import Finding, HostReport, Report
+from advisor.report.model import RUNTIME_REASON, Finding, HostReport, Report
 
 _STYLE = {"critical": "bold white on red", "high": "bold red", "medium": "yellow", "low": "cyan", "info": "dim"}
 _STATUS_STYLE = {"clean": "green", "findings": "yellow", "error": "red", "unreachable": "red"}
@@ -148,7 +148,7 @@ def render(report: Report, console: Output) -> None:
         for note in h.expired_waivers:
             console.print(Text(f"  expired waiver: {note}", style="yellow"))
         runtime = sorted({r.rule for r in h.results if r.status == "not_applicable" and r.reason
-                          and r.reason.startswith("needs run-time data")})
+                          and r.reason.startswith(RUNTIME_REASON)})
         if h.kind == "plan" and runtime:
             console.print(_fields([("plan", f"not applicable before the system runs: {', '.join(runtime)}")]))
             console.print()
