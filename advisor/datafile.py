@@ -38,8 +38,13 @@ def load(path: Path, error: type[AdvisorError], shown: str | None = None) -> Any
         raise error(f"{shown}: not UTF-8 text") from None
 
 
-def first_error(exc: ValidationError) -> str:
-    """`intents.wan_rtt_ms: Input should be greater than 0`"""
+def error_text(err: Any) -> str:
+    """A pydantic error's message without the `Value error, ` our validators' messages get."""
+    return str(err["msg"]).removeprefix("Value error, ")
+
+
+def first_error(exc: ValidationError, skip: int = 0) -> str:
+    """`intents.wan_rtt_ms: Input should be greater than 0` (the location without its first `skip` parts)."""
     err = exc.errors()[0]
-    loc = ".".join(str(p) for p in err["loc"])
-    return f"{loc}: {err['msg']}" if loc else err["msg"]
+    loc = ".".join(str(p) for p in err["loc"][skip:])
+    return f"{loc}: {error_text(err)}" if loc else error_text(err)

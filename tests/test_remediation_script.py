@@ -77,6 +77,8 @@ def test_placeholders_are_commented_out(tmp_path: Path) -> None:
 def test_one_script_per_host_into_a_folder(tmp_path: Path) -> None:
     res = run_cli("review", str(CAPTURES), "-f", "script")
     assert res.returncode == 2 and "give -o DIR" in res.stderr
+    res = run_cli("review", str(UNTUNED), "-f", "script,html")
+    assert res.returncode == 2 and res.stderr.strip() == "advisor: several --format values need -o DIR for the reports"
     out = tmp_path / "scripts"
     res = run_cli("review", str(CAPTURES), "-f", "script,json", "-o", str(out))
     assert res.returncode == 0, res.stderr

@@ -88,14 +88,15 @@ def _write_scripts(report: Report, output: Path | None, into_folder: bool) -> No
 
 def write(report: Report, formats: list[str], output: Path | None, rules: list[Rule]) -> None:
     """One format to stdout or -o FILE; several into the folder -o DIR."""
+    if len(formats) > 1 and output is None:
+        raise InputError("several --format values need -o DIR for the reports")
     if "script" in formats:
         _write_scripts(report, output, into_folder=len(formats) > 1 or bool(output and output.is_dir()))
         formats = [f for f in formats if f != "script"]
         if not formats:
             return
     if len(formats) > 1 or (output is not None and output.is_dir()):
-        if output is None:
-            raise InputError("several --format values need -o DIR for the reports")
+        assert output is not None
         _mkdir(output)
         targets = [(fmt, output / FORMATS[fmt]) for fmt in formats]
     else:
@@ -109,11 +110,18 @@ def write(report: Report, formats: list[str], output: Path | None, rules: list[R
                 stream.close()
 
 
+def _input_errors(report: Report) -> list[str]:
+    return report.errors + [e for h in report.hosts if h.status != "unreachable" for e in h.errors]
+
+
 def verdict(report: Report) -> str:
-    """The gate's one line for a pipeline log."""
+    """The gate's one line for a pipeline log. With unreadable input the gate
+    has not judged everything, so it does not say passed."""
     s = report.summary
     lowest = "-" if s.lowest_score is None else f"{s.lowest_score:g}"
-    return f"advisor gate: {s.gate or 'passed'}: {s.gate_reason or 'no threshold'} ({s.hosts} host(s), lowest score {lowest})"
+    errors = len(_input_errors(report))
+    status = f"error: {errors} input error(s); the rest {s.gate or 'passed'}" if errors else s.gate or "passed"
+    return f"advisor gate: {status}: {s.gate_reason or 'no threshold'} ({s.hosts} host(s), lowest score {lowest})"
 
 
 def exit_status(report: Report) -> int:
@@ -121,7 +129,7 @@ def exit_status(report: Report) -> int:
     else 0. Each error is printed on stderr as one line."""
     unreachable = [h for h in report.hosts if h.status == "unreachable"]
     incomplete = [h for h in report.hosts if h.incomplete]
-    input_errors = report.errors + [e for h in report.hosts if h.status != "unreachable" for e in h.errors]
+    input_errors = _input_errors(report)
     for e in input_errors:
         print(f"advisor: {e}", file=sys.stderr)
     for h in unreachable:

@@ -21,6 +21,7 @@ from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import ParseError as XmlSyntaxError
 from pydantic import ValidationError
 
+from advisor import datafile
 from advisor.errors import ParseError
 from advisor.plans.located import LocatedPlan, Where
 from advisor.plans.schema import Plan
@@ -106,8 +107,7 @@ def parse(text: str, file: str) -> LocatedPlan:
         spot = where.get(("domain", dom, str(loc[2]))) if dom and len(loc) > 2 else None
         spot = spot or (where.get(("domain", dom)) if dom else None) or f"{file}:1"
         line = int(spot.rsplit(":", 1)[1])
-        field = ".".join(str(p) for p in loc[2:])
-        raise ParseError(f"domain {dom}: {field}: {err['msg']}", line=line) from None
+        raise ParseError(f"domain {dom}: {datafile.first_error(exc, skip=2)}", line=line) from None
     return LocatedPlan(plan, where, form="xml")
 
 

@@ -14,6 +14,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from advisor import datafile
 from advisor.errors import ParseError
 from advisor.plans import constraints_xml
 from advisor.plans.located import LocatedPlan, Where
@@ -62,10 +63,7 @@ def parse(text: str, file: str, folder: Path | None = None) -> LocatedPlan:
     try:
         plan = Plan.model_validate(data)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = tuple(err["loc"])
-        named = ".".join(str(p) for p in loc)
-        raise ParseError(f"{named}: {err['msg']}" if named else err["msg"], line=_line_for(lines, loc)) from None
+        raise ParseError(datafile.first_error(exc), line=_line_for(lines, tuple(exc.errors()[0]["loc"]))) from None
     where = _where(plan, data, lines, file)
     if plan.constraints is None:
         return LocatedPlan(plan, where, form="yaml")
@@ -118,5 +116,5 @@ def _with_constraints(plan: Plan, data: dict[str, Any], where: Where, file: str,
     try:
         plan = Plan.model_validate(combined)
     except ValidationError as exc:
-        raise ParseError(f"with {name}: {exc.errors()[0]['msg']}", line=line) from None
+        raise ParseError(f"with {name}: {datafile.first_error(exc)}", line=line) from None
     return LocatedPlan(plan, {**base.where, **where}, form="yaml+xml")
