@@ -131,7 +131,8 @@ def test_a_bad_plan_is_one_line_naming_file_and_line(tmp_path: Path, text: str, 
     assert next(h for h in report["hosts"] if h["source"] == str(good))["score"] == 100  # the other is still judged
     assert "Traceback" not in res.stderr
     # the gate judged only part of its input: the verdict does not say passed
-    assert res.stderr.strip().splitlines()[-1].startswith("advisor gate: error: 1 input error(s); the rest passed")
+    assert res.stderr.strip().splitlines()[-1].startswith("advisor gate: failed: 1 input(s) could not be read")
+    assert report["summary"]["gate"] == "failed"
 
 
 @pytest.mark.parametrize("xml, line, message", [

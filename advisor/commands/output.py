@@ -13,9 +13,17 @@ from advisor.report.model import Report
 EXIT_OK, EXIT_GATE, EXIT_INPUT, EXIT_UNREACHABLE = 0, 1, 2, 3
 
 
+def _input_errors(report: Report) -> list[str]:
+    return report.errors + [e for h in report.hosts if h.status != "unreachable" for e in h.errors]
+
+
 def gate(report: Report, fail_on: str, min_score: float | None) -> None:
-    """Sets summary.gate when a threshold was asked for."""
+    """Sets summary.gate when a threshold was asked for. Input that could not be
+    read fails it too: the gate has not judged everything it was given."""
     reasons = []
+    unread = len(_input_errors(report))
+    if unread:
+        reasons.append(f"{unread} input(s) could not be read")
     if fail_on != "never":
         floor = Severity(fail_on).rank
         worst = [f for h in report.hosts for f in h.findings if f.severity.rank >= floor]
@@ -110,18 +118,11 @@ def write(report: Report, formats: list[str], output: Path | None, rules: list[R
                 stream.close()
 
 
-def _input_errors(report: Report) -> list[str]:
-    return report.errors + [e for h in report.hosts if h.status != "unreachable" for e in h.errors]
-
-
 def verdict(report: Report) -> str:
-    """The gate's one line for a pipeline log. With unreadable input the gate
-    has not judged everything, so it does not say passed."""
+    """The gate's one line for a pipeline log."""
     s = report.summary
     lowest = "-" if s.lowest_score is None else f"{s.lowest_score:g}"
-    errors = len(_input_errors(report))
-    status = f"error: {errors} input error(s); the rest {s.gate or 'passed'}" if errors else s.gate or "passed"
-    return f"advisor gate: {status}: {s.gate_reason or 'no threshold'} ({s.hosts} host(s), lowest score {lowest})"
+    return f"advisor gate: {s.gate or 'passed'}: {s.gate_reason or 'no threshold'} ({s.hosts} host(s), lowest score {lowest})"
 
 
 def exit_status(report: Report) -> int:
