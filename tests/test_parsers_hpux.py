@@ -37,3 +37,39 @@ def test_vmtu_outputs() -> None:
     assert hpux.parse_vmtu((P / "lanadmin-vmtu/tso-on.txt").read_text()).vmtu == 32160
     with pytest.raises(ParseError):
         hpux.parse_vmtu("lanadmin: Invalid PPA\n")
+
+
+def _rows(path: str) -> list[tuple[str, str, str, str]]:
+    return [(r.name, r.state, r.subsystem, r.type) for r in hpux.parse_nwmgr_list((P / path).read_text())]
+
+
+def test_nwmgr_listing_as_quoted_and_aligned_read_the_same() -> None:
+    expected = [("lan0", "UP", "igelan", "1000Base-T"), ("lan1", "UP", "iether", "1000Base-T"),
+                ("lan2", "UP", "iether", "1000Base-T"), ("lan900", "DOWN", "hp_apa", "hp_apa")]
+    assert _rows("nwmgr/handbook-rows-as-quoted.txt") == expected
+    assert _rows("nwmgr/aligned-to-the-rule.txt") == expected
+
+
+def test_nwmgr_listing_ignores_the_headings_and_names_a_bad_row() -> None:
+    table = (P / "nwmgr/aligned-to-the-rule.txt").read_text()
+    headed = "Name/          Interface\nClassInstance  State\n" + table
+    assert [r.line for r in hpux.parse_nwmgr_list(headed)] == [4, 5, 6, 7]
+    with pytest.raises(ParseError) as err:
+        hpux.parse_nwmgr_list(table + "nwmgr: permission denied\n")
+    assert err.value.line == 6
+    with pytest.raises(ParseError):
+        hpux.parse_nwmgr_list("lan0 UP 0x00306EF30764 igelan 1000Base-T\n")  # no rule line: not the table
+
+
+def test_nwmgr_attributes_and_speeds() -> None:
+    attrs = hpux.parse_nwmgr_attrs((P / "nwmgr-attrs/link-state-speed.txt").read_text())
+    assert attrs.instance == "lan0" and attrs.values["Link State"] == ("Up", 2)
+    speeds = [hpux.parse_speed(hpux.parse_nwmgr_attrs((P / f"nwmgr-attrs/{name}.txt").read_text()).values["Speed"][0])
+              for name in ("link-state-speed", "100-half-autoneg", "100-full-forced")]
+    assert speeds == [hpux.Speed(1000, "full", True), hpux.Speed(100, "half", True), hpux.Speed(100, "full", None)]
+    assert hpux.parse_speed("Unknown") is None
+    with pytest.raises(ParseError):
+        hpux.parse_nwmgr_attrs("lan0 current values:\n")
+    with pytest.raises(ParseError) as err:
+        hpux.parse_nwmgr_attrs("lan0 current values:\nSpeed = 1 Gbps\nlan1 current values:\n")
+    assert err.value.line == 3

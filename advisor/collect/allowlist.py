@@ -90,16 +90,25 @@ LINUX: tuple[Command, ...] = (
 )
 
 # HP-UX 11i: TSO state per interface with nwmgr (11i v3), else lanadmin per PPA (v1/v2).
+# nwmgr is 11i v3's: its commands stop at once elsewhere (v1/v2 take the lanadmin fallback).
+_V3_ONLY = "[ `uname -r` = B.11.31 ] || exit 1; "
+
+
+def _each_lan(command: str) -> str:
+    """One fixed loop over the lanN interfaces lanscan lists."""
+    return (f"{_V3_ONLY}for i in `lanscan -i | awk '{{print $1}}'`; do echo \"{MARKER}$i\"; {command} -c $i 2>&1; "
+            f"echo \"{EXIT_MARKER}$?\"; done")
+
+
 HPUX: tuple[Command, ...] = (
     Command("uname-a", "uname -a"),
     Command("lanscan", "lanscan; lanscan -q"),
     Command("lanscan-v", "lanscan -v"),
-    Command("nwmgr-vmtu",
-            f"[ `uname -r` = B.11.31 ] || exit 1; "  # nwmgr is 11i v3's; v1/v2 take the lanadmin fallback
-            f"for i in `lanscan -i | awk '{{print $1}}'`; do echo \"{MARKER}$i\"; nwmgr -g -A vmtu -c $i 2>&1; "
-            f"echo \"{EXIT_MARKER}$?\"; done",
+    Command("nwmgr", f"{_V3_ONLY}nwmgr"),
+    Command("nwmgr-vmtu", _each_lan("nwmgr -g -A vmtu"),
             fallback=f"for p in `lanscan -p`; do echo \"{MARKER}$p\"; lanadmin -x vmtu $p 2>&1; echo \"{EXIT_MARKER}$?\"; done",
             fallback_id="lanadmin-vmtu", per_item=True),
+    Command("nwmgr-attrs", _each_lan("nwmgr -g -A all"), per_item=True),  # speed, link state, checksum offload
 )
 
 # `uname -s` -> platform -> the commands collected there.

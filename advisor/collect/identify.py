@@ -35,19 +35,21 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     ("uname-a", re.compile(r"\A\s*(?:Linux|HP-UX)\s+\S+\s+\S+")),
     ("lanscan-v", re.compile(r"\A\s*-{20,}\s*\nHardware Station")),
     ("lanscan", re.compile(r"\A\s*Hardware Station\s+Crd\s+Hdw")),
+    ("nwmgr", re.compile(r"^\s*=+(?:[ \t]+=+){3,}[ \t]*\n\s*[a-z]+\d+\s+\S+\s+0x[0-9A-Fa-f]+\s", re.M)),
     ("release", re.compile(r"^(?:NAME|PRETTY_NAME)=", re.M)),
     ("plan", re.compile(r"^format:\s*['\"]?advisor-plan/\d", re.M)),
     ("ldm-list-constraints-x", re.compile(r"\A\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*<(?:\w+:)?(?:Envelope|LDM_interface)\b", re.S)),
 ]
 
 _ETHTOOL = [("ethtool-k", re.compile(r"^(?:Features|Offload parameters) for ([A-Za-z0-9_.:-]+):", re.M)),
-            ("ethtool-c", re.compile(r"^Coalesce parameters for ([A-Za-z0-9_.:-]+):", re.M))]
+            ("ethtool-c", re.compile(r"^Coalesce parameters for ([A-Za-z0-9_.:-]+):", re.M)),
+            ("nwmgr-attrs", re.compile(r"\A\s*(lan\d+) current values\s*:?\s*$", re.M))]
 
 
 def identify_text(head: str) -> str | None:
     if _KSTAT.search(head.split("\n", 1)[0] + "\n"):
         return "kstat-p"
-    for command_id, pattern in _ETHTOOL:  # per interface: the id names it
+    for command_id, pattern in _ETHTOOL:  # per interface: the id names it (ethtool, nwmgr -A)
         if m := pattern.search(head):
             return f"{command_id}@{m.group(1)}"
     for command_id, pattern in _RULES:

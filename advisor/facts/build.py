@@ -141,7 +141,7 @@ def _identity(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -
         facts.evidence["vcpus"] = facts.evidence["cpu_model"] = _ev(files, "psrinfo-pv", ps.line)
     if facts.platform == "unknown" and ({"kstat-p", "etc-system", "dladm-show-phys", "ldm-list-l", "ldm-list-l-p"} & parsed.keys()):
         facts.platform = "solaris"
-    if facts.platform == "unknown" and ({"lanscan", "lanscan-v"} & parsed.keys()):
+    if facts.platform == "unknown" and ({"lanscan", "lanscan-v", "nwmgr"} & parsed.keys()):
         facts.platform = "hpux"
     linux_only = {"xl-vcpu-list", "xm-vcpu-list", "xl-info", "xm-info", "brctl-show", "ip-link", "sysctl-net", "lspci-vv"}
     if facts.platform == "unknown" and (linux_only & parsed.keys() or any(k.startswith("ethtool-") for k in parsed)):

@@ -1,35 +1,141 @@
-"""Facts of HP-UX hosts: LAN interfaces, their drivers, TSO (VMTU) and APA aggregates."""
+"""Facts of HP-UX hosts: LAN interfaces, their drivers, speed, TSO (VMTU),
+checksum offload and APA aggregates.
+
+The interfaces come from `lanscan` or, on 11i v3, from the plain `nwmgr`
+listing (lanscan is deprecated there); drivers from `lanscan -v` or nwmgr's
+Subsystem column; APA membership only from `lanscan -q`.
+"""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from advisor.facts.models import HostFacts, LanInterface, LanRef
+from advisor.parsers.hpux import NwmgrAttrs, parse_speed
 
 # Drivers that cannot do TSO (HP-UX 11i v3 Ethernet Support Guide; domain-facts 6).
 NO_TSO_DRIVERS = {"btlan", "gelan"}
+APA_SUBSYSTEM = "hp_apa"
+FIRST_APA_PPA = 900  # APA aggregates and failover groups are lan900 and up
+
+_CKO = re.compile(r"checksum|\bcko\b", re.I)
+_MULTIFRAGMENT = re.compile(r"multi-?fragment|\bmf\b|_mf_|mf_cko", re.I)
+_TX = re.compile(r"\b(?:send|transmit|tx|outbound)\b", re.I)
+_RX = re.compile(r"\b(?:recv|receive|rx|inbound)\b", re.I)
+_ON = {"on", "enabled", "enable", "yes", "true", "1"}
+_OFF = {"off", "disabled", "disable", "no", "false", "0"}
 
 
 def build(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> None:
+    out = _from_lanscan(parsed, files) or _from_nwmgr(parsed, files)
+    if out is None:
+        return
+    listing = {row.name: row for row in parsed.get("nwmgr") or []}
+    drivers = parsed.get("lanscan-v") or {}
+    for lan in out.values():
+        if lan.name in drivers:
+            lan.driver, line = drivers[lan.name]
+            lan.evidence["driver"] = f"{files['lanscan-v']}:{line}"
+        if (row := listing.get(lan.name)) is not None:
+            _apply_listing(lan, row, files["nwmgr"])
+        for cid in (f"nwmgr-vmtu@{lan.name}", f"lanadmin-vmtu@{lan.ppa}"):
+            if (v := parsed.get(cid)) is not None:
+                lan.vmtu, lan.tso_supported = v.vmtu, v.tso_supported
+                lan.evidence["vmtu"] = lan.evidence["tso_supported"] = f"{files[cid]}:{v.line}"
+        if (attrs := parsed.get(f"nwmgr-attrs@{lan.name}")) is not None:
+            _apply_attrs(lan, attrs, files[f"nwmgr-attrs@{lan.name}"])
+        if lan.tso_supported is None and lan.driver in NO_TSO_DRIVERS:
+            lan.tso_supported = False
+    _aggregates(out, parsed, files)
+    facts.lan_interfaces = sorted(out.values(), key=lambda lan: lan.ppa)
+
+
+def _from_lanscan(parsed: dict[str, Any], files: dict[str, str]) -> dict[str, LanInterface] | None:
     lanscan = parsed.get("lanscan")
     if lanscan is None:
-        return
-    drivers = parsed.get("lanscan-v") or {}
+        return None
     out: dict[str, LanInterface] = {}
     for card in lanscan.cards:
         lan = LanInterface(name=card.name, ppa=card.ppa, state=card.state, is_aggregate=card.is_aggregate)
         lan.evidence["state"] = lan.evidence["is_aggregate"] = f"{files['lanscan']}:{card.line}"
-        if card.name in drivers:
-            lan.driver, line = drivers[card.name]
-            lan.evidence["driver"] = f"{files['lanscan-v']}:{line}"
-        for cid in (f"nwmgr-vmtu@{card.name}", f"lanadmin-vmtu@{card.ppa}"):
-            if (v := parsed.get(cid)) is not None:
-                lan.vmtu, lan.tso_supported = v.vmtu, v.tso_supported
-                lan.evidence["vmtu"] = lan.evidence["tso_supported"] = f"{files[cid]}:{v.line}"
-        if lan.tso_supported is None and lan.driver in NO_TSO_DRIVERS:
-            lan.tso_supported = False
         out[card.name] = lan
+    return out
+
+
+def _from_nwmgr(parsed: dict[str, Any], files: dict[str, str]) -> dict[str, LanInterface] | None:
+    rows = parsed.get("nwmgr")
+    if rows is None:
+        return None
+    out: dict[str, LanInterface] = {}
+    for row in rows:
+        if not row.name.startswith("lan"):
+            continue  # RDMA and other classes nwmgr also lists
+        ppa = int(row.name[3:])
+        lan = LanInterface(name=row.name, ppa=ppa, state=row.state,
+                           is_aggregate=row.subsystem == APA_SUBSYSTEM or ppa >= FIRST_APA_PPA)
+        lan.evidence["state"] = lan.evidence["is_aggregate"] = f"{files['nwmgr']}:{row.line}"
+        out[row.name] = lan
+    return out
+
+
+def _apply_listing(lan: LanInterface, row: Any, file: str) -> None:
+    lan.interface_type = row.type
+    lan.evidence["interface_type"] = f"{file}:{row.line}"
+    if row.subsystem == APA_SUBSYSTEM:
+        lan.is_aggregate = True
+        lan.evidence["is_aggregate"] = f"{file}:{row.line}"
+    elif lan.driver is None:
+        lan.driver = row.subsystem
+        lan.evidence["driver"] = f"{file}:{row.line}"
+
+
+def _apply_attrs(lan: LanInterface, attrs: NwmgrAttrs, file: str) -> None:
+    values = {key.lower(): (key, value, line) for key, (value, line) in attrs.values.items()}
+    if (state := values.get("link state")) is not None:
+        lan.link_state = state[1]
+        lan.evidence["link_state"] = f"{file}:{state[2]}"
+    if (speed := values.get("speed")) is not None and (parsed := parse_speed(speed[1])) is not None:
+        lan.speed_mbps, lan.duplex, lan.autonegotiation = parsed.mbps, parsed.duplex, parsed.autonegotiation
+        lan.evidence["speed_mbps"] = lan.evidence["duplex"] = f"{file}:{speed[2]}"
+    for key, value, line in values.values():
+        state = _cko_state(key, value)
+        if state is None:
+            continue
+        direction, on = state
+        if direction == "tx" and lan.tx_cko is None:
+            lan.tx_cko, lan.cko_attribute = on, key
+            lan.evidence["tx_cko"] = f"{file}:{line}"
+        elif direction == "rx" and lan.rx_cko is None:
+            lan.rx_cko = on
+            lan.evidence["rx_cko"] = f"{file}:{line}"
+
+
+def _cko_state(key: str, value: str) -> tuple[str, bool] | None:
+    """("tx"|"rx", on) for an attribute that names checksum offload and one
+    direction. nwmgr's display name for basic CKO was not seen in a published
+    output (domain-facts 6), so the name is matched loosely; multifragment
+    CKO (udpmf_cko, txmf_cko, rxmf_cko) is a different feature."""
+    words = re.sub(r"[_/-]+", " ", key)
+    if not _CKO.search(words) or _MULTIFRAGMENT.search(key):
+        return None
+    tx, rx = bool(_TX.search(words)), bool(_RX.search(words))
+    if tx == rx:
+        return None
+    word = value.strip().split()[0].lower() if value.strip() else ""
+    if word in _ON or word in _OFF:
+        return ("tx" if tx else "rx", word in _ON)
+    return None
+
+
+def _aggregates(out: dict[str, LanInterface], parsed: dict[str, Any], files: dict[str, str]) -> None:
+    lanscan = parsed.get("lanscan")
+    if lanscan is None or not lanscan.quiet_seen:
+        return  # membership unknown: only lanscan -q lists it
     by_ppa = {lan.ppa: lan for lan in out.values()}
+    for lan in out.values():
+        if lan.is_aggregate:
+            lan.members = []
     for agg_ppa, members in lanscan.members.items():
         agg = by_ppa.get(agg_ppa)
         if agg is None:
@@ -37,5 +143,4 @@ def build(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> No
         agg.is_aggregate = True
         agg.members = [by_ppa[m].name for m in members if m in by_ppa]
         agg.members_tso_off = [LanRef(name=by_ppa[m].name, ppa=m) for m in members if m in by_ppa and by_ppa[m].vmtu == 0]
-        agg.evidence["members_tso_off"] = f"{files['lanscan']}:{lanscan.quiet_line[agg_ppa]}"
-    facts.lan_interfaces = sorted(out.values(), key=lambda lan: lan.ppa)
+        agg.evidence["members"] = agg.evidence["members_tso_off"] = f"{files['lanscan']}:{lanscan.quiet_line[agg_ppa]}"

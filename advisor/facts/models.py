@@ -127,10 +127,18 @@ class LanInterface(Fact):
     ppa: int
     driver: str | None = None
     state: str | None = None
+    interface_type: str | None = None  # nwmgr's Interface Type: 1000Base-T, hp_apa, ...
+    link_state: str | None = None
+    speed_mbps: int | None = None
+    duplex: str | None = None  # "full" or "half"
+    autonegotiation: bool | None = None
     vmtu: int | None = None
     tso_supported: bool | None = None
+    tx_cko: bool | None = None  # transmit checksum offload (TSO needs it on)
+    rx_cko: bool | None = None
+    cko_attribute: str | None = None  # the name nwmgr printed for transmit CKO
     is_aggregate: bool = False
-    members: list[str] = []  # aggregates: member interfaces
+    members: list[str] | None = None  # aggregates: member interfaces (None: lanscan -q not read)
     members_tso_off: list["LanRef"] = []
 
 

@@ -42,6 +42,8 @@ PARSERS: dict[str, Parser] = {
     "lanscan": lambda o: hpux.parse_lanscan(o.text()),
     "lanscan-v": lambda o: hpux.parse_lanscan_v(o.text()),
     "nwmgr-vmtu": lambda o: hpux.parse_vmtu(o.text()),
+    "nwmgr": lambda o: hpux.parse_nwmgr_list(o.text()),
+    "nwmgr-attrs": lambda o: hpux.parse_nwmgr_attrs(o.text()),
     "plan": lambda o: yaml_plan.parse(o.text(), o.file, o.path.parent),
     "ldm-list-constraints-x": lambda o: constraints_xml.parse(o.text(), o.file),
     "lanadmin-vmtu": lambda o: hpux.parse_vmtu(o.text()),

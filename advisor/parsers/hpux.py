@@ -1,5 +1,6 @@
 """HP-UX LAN outputs: `lanscan` (with `lanscan -q` appended), `lanscan -v`,
-`nwmgr -g -A vmtu -c lanN` (11i v3) and `lanadmin -x vmtu PPA` (11i v1/v2).
+`nwmgr -g -A vmtu -c lanN` (11i v3) and `lanadmin -x vmtu PPA` (11i v1/v2),
+the plain `nwmgr` listing and `nwmgr -g -A all -c lanN` (11i v3).
 
 lanscan rows are read by pattern: long hardware paths push the columns right,
 APA aggregates show `LinkAgg<N>` instead of a path. `lanscan -q` prints one
@@ -34,6 +35,7 @@ class Lanscan:
     cards: list[LanCard]
     members: dict[int, list[int]] = field(default_factory=dict)  # aggregate PPA -> member PPAs (lanscan -q)
     quiet_line: dict[int, int] = field(default_factory=dict)
+    quiet_seen: bool = False  # the lanscan -q part was there (else membership is unknown)
 
 
 def parse_lanscan(text: str) -> Lanscan:
@@ -53,6 +55,7 @@ def parse_lanscan(text: str) -> Lanscan:
                                         path.startswith("LinkAgg") or int(name[3:]) >= 900, ln.number))
         elif _QUIET.match(s):
             ppas = [int(p) for p in s.split()]
+            result.quiet_seen = True
             if len(ppas) > 1:
                 result.members[ppas[0]] = ppas[1:]
                 result.quiet_line[ppas[0]] = ln.number
@@ -115,3 +118,97 @@ def parse_vmtu(text: str) -> Vmtu:
     if supported is False:
         return Vmtu(None, False, 1)
     raise ParseError("no 'VMTU = N' value")
+
+
+@dataclass
+class NwmgrRow:
+    name: str  # class instance: lanN
+    state: str
+    station: str
+    subsystem: str  # the driver, or hp_apa for an aggregate
+    type: str
+    related: str | None
+    line: int
+
+
+_NWMGR_RULE = re.compile(r"^\s*=+(?:\s+=+){3,}\s*$")
+_NWMGR_ROW = re.compile(r"^(?P<name>[a-z]+\d+)\s+(?P<state>\S+)\s+(?P<station>0x[0-9A-Fa-f]+)\s+"
+                        r"(?P<subsystem>[A-Za-z][\w-]*)\s+(?P<type>\S+)(?:\s+(?P<related>\S.*?))?\s*$")
+
+
+def parse_nwmgr_list(text: str) -> list[NwmgrRow]:
+    """The table plain `nwmgr` prints on 11i v3: column headings, a rule of
+    `=` runs, then one row per interface (lanN, state, station address,
+    subsystem, interface type, related interface). The headings wrap over two
+    lines and have changed between releases, so the rule line is the anchor
+    and what stands above it is not read."""
+    lines = numbered(text)
+    start = next((ln.number for ln in lines if _NWMGR_RULE.match(ln.text)), None)
+    if start is None:
+        raise ParseError("expected the nwmgr table: a line of '=' runs under the column headings")
+    rows: list[NwmgrRow] = []
+    for ln in lines[start:]:
+        s = ln.text.strip()
+        if not s:
+            continue
+        m = _NWMGR_ROW.match(s)
+        if m is None:
+            raise ParseError(f"not an nwmgr interface row: {s[:40]!r}", line=ln.number)
+        rows.append(NwmgrRow(m.group("name"), m.group("state"), m.group("station"), m.group("subsystem"),
+                             m.group("type"), m.group("related"), ln.number))
+    if not rows:
+        raise ParseError("no interfaces listed under the nwmgr table rule", line=start)
+    return rows
+
+
+@dataclass
+class NwmgrAttrs:
+    instance: str | None  # the lanN of the "lanN current values:" heading
+    values: dict[str, tuple[str, int]]  # display name as printed -> (value, line)
+
+
+_ATTR_HEADING = re.compile(r"^(?P<name>[a-z]+\d+)\s+current values\s*:?\s*$", re.I)
+_ATTR = re.compile(r"^(?P<key>[A-Za-z][^=]*?)\s*=\s*(?P<value>.*?)\s*$")
+
+
+def parse_nwmgr_attrs(text: str) -> NwmgrAttrs:
+    """`nwmgr -g -A ... -c lanN`: a `lanN current values:` heading, then one
+    `Display Name = value` line per attribute (`Speed = 1 Gbps Full Duplex
+    (Autonegotiation : On)`). Lines of any other shape (notes, blank lines)
+    are skipped; a file without a single attribute line is an error."""
+    instance: str | None = None
+    values: dict[str, tuple[str, int]] = {}
+    for ln in numbered(text):
+        s = ln.text.strip()
+        if m := _ATTR_HEADING.match(s):
+            if instance is not None and m.group("name") != instance:
+                raise ParseError(f"a second interface ({m.group('name')}) in one nwmgr attribute file", line=ln.number)
+            instance = m.group("name")
+        elif m := _ATTR.match(s):
+            values.setdefault(m.group("key"), (m.group("value"), ln.number))
+    if not values:
+        raise ParseError("no 'Name = value' attribute lines (expected nwmgr -g -A ... -c lanN output)")
+    return NwmgrAttrs(instance, values)
+
+
+_SPEED = re.compile(r"^(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>[MG])bps\b(?:\s+(?P<duplex>Full|Half)[ -]Duplex)?"
+                    r"(?:.*?\(Autonegotiation\s*:\s*(?P<auto>On|Off)\))?", re.I)
+
+
+@dataclass(frozen=True)
+class Speed:
+    mbps: int
+    duplex: str | None  # "full" or "half"
+    autonegotiation: bool | None
+
+
+def parse_speed(value: str) -> Speed | None:
+    """`1 Gbps Full Duplex (Autonegotiation : On)`, `100 Mbps Half Duplex`;
+    None for anything else (a link that is down prints no speed we can use)."""
+    m = _SPEED.match(value.strip())
+    if m is None:
+        return None
+    mbps = float(m.group("num")) * (1000 if m.group("unit").upper() == "G" else 1)
+    auto = m.group("auto")
+    return Speed(int(mbps), m.group("duplex").lower() if m.group("duplex") else None,
+                 None if auto is None else auto.lower() == "on")

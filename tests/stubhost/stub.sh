@@ -1,5 +1,5 @@
 #!/bin/sh
-# A stub Solaris host for the SSH tests. Installed under each command name
+# A stub host (Solaris, Linux, HP-UX) for the SSH tests. Installed under each command name
 # (uname, ldm, kstat, ...). It answers from the capture bundle assigned to the
 # address the client connected to: $ADVISOR_STUB_ROOT/hosts/<address>/.
 # Every command line is appended to $ADVISOR_STUB_ROOT/sent.log.
@@ -62,6 +62,8 @@ case "$tool $*" in
 "lanscan -i") awk '{for (i = 1; i <= NF; i++) if ($i ~ /^lan[0-9]+$/) print $i, "snap" substr($i, 4)}' "$host/lanscan.txt" ;;
 "lanscan -p") awk '{for (i = 1; i <= NF; i++) if ($i ~ /^lan[0-9]+$/) print substr($i, 4)}' "$host/lanscan.txt" ;;
 "nwmgr -g -A vmtu -c "*) serve "nwmgr-vmtu@$5.txt" ;;
+"nwmgr -g -A all -c "*) serve "nwmgr-attrs@$5.txt" ;;
+"nwmgr ") serve nwmgr.txt ;;
 "lanadmin -x vmtu "*) serve "lanadmin-vmtu@$3.txt" ;;
 "ethtool -c "*) serve "ethtool-c@$2.txt" ;;
 "ipadm show-prop tcp") serve ipadm-show-prop-tcp.txt ;;

@@ -1,0 +1,81 @@
+"""Facts the HP-UX rules read, from lanscan or from 11i v3's nwmgr."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from advisor.collect.capture import Capture, RawOutput
+from advisor.engine import packs
+from advisor.engine.evaluate import Engine
+from advisor.facts.build import build
+from conftest import CAPTURES
+
+RX6600 = CAPTURES / "hpux-rx6600-untuned"
+
+
+def _facts(folder: Path):
+    capture = Capture(host=folder.name, source=str(folder))
+    for path in sorted(folder.glob("*.txt")):
+        capture.add(RawOutput(path.stem, path.name, path))
+    built = build(capture)
+    assert built.errors == []
+    return built.facts
+
+
+def _copy(tmp_path: Path, drop: tuple[str, ...] = (), add: dict[str, str] | None = None) -> Path:
+    folder = tmp_path / "host"
+    shutil.copytree(RX6600, folder)
+    for name in drop:
+        (folder / name).unlink()
+    for name, text in (add or {}).items():
+        (folder / name).write_text(text)
+    return folder
+
+
+def test_speed_link_state_and_subsystems_from_nwmgr() -> None:
+    lans = {lan.name: lan for lan in _facts(RX6600).lan_interfaces}
+    assert (lans["lan0"].speed_mbps, lans["lan0"].duplex, lans["lan0"].autonegotiation) == (1000, "full", True)
+    assert lans["lan0"].link_state == "Up" and lans["lan0"].interface_type == "1000Base-T"
+    assert lans["lan0"].evidence["speed_mbps"].endswith("nwmgr-attrs@lan0.txt:3")
+    assert lans["lan0"].driver == "iether" and lans["lan0"].evidence["driver"].endswith("lanscan-v.txt:11")
+    assert lans["lan900"].members == ["lan0", "lan1"] and lans["lan901"].members == []
+    assert lans["lan0"].tx_cko is None  # no attribute in the capture names checksum offload
+
+
+def test_nwmgr_alone_gives_interfaces_drivers_and_aggregates(tmp_path: Path) -> None:
+    """Where lanscan is gone, nwmgr lists the interfaces; APA membership is then unknown, not empty."""
+    lans = {lan.name: lan for lan in _facts(_copy(tmp_path, drop=("lanscan.txt", "lanscan-v.txt"))).lan_interfaces}
+    assert sorted(lans) == ["lan0", "lan1", "lan2", "lan900", "lan901"]
+    assert (lans["lan2"].driver, lans["lan2"].tso_supported) == ("gelan", False)
+    assert lans["lan900"].is_aggregate and lans["lan900"].members is None
+    assert lans["lan0"].evidence["driver"].endswith("nwmgr.txt:2")
+
+
+def test_lanscan_without_the_quiet_part_leaves_membership_unknown(tmp_path: Path) -> None:
+    scan = (RX6600 / "lanscan.txt").read_text().splitlines()
+    folder = _copy(tmp_path, add={"lanscan.txt": "\n".join(ln for ln in scan if not ln[:1].isdigit()) + "\n"})
+    lans = {lan.name: lan for lan in _facts(folder).lan_interfaces}
+    assert lans["lan900"].is_aggregate and lans["lan900"].members is None
+
+
+def _tso_findings(folder: Path):
+    _results, findings = Engine([r for r in packs.load() if r.id == "hpux.tso-disabled"]).evaluate(_facts(folder))
+    return findings
+
+
+def test_transmit_cko_off_is_named_and_turned_on_first(tmp_path: Path) -> None:
+    """The attribute's display name is not confirmed (domain-facts 6): any name
+    saying transmit checksum offload is read; multifragment CKO is not it."""
+    attrs = ("lan0 current values:\nSpeed = 1 Gbps Full Duplex (Autonegotiation : On)\n"
+             "UDP Multifragment Send CKO = On\nSend Checksum Offload = Off\nReceive Checksum Offload = On\n")
+    folder = _copy(tmp_path, add={"nwmgr-attrs@lan0.txt": attrs})
+    lan0 = {lan.name: lan for lan in _facts(folder).lan_interfaces}["lan0"]
+    assert (lan0.tx_cko, lan0.rx_cko, lan0.cko_attribute) == (False, True, "Send Checksum Offload")
+    assert lan0.evidence["tx_cko"].endswith("nwmgr-attrs@lan0.txt:4")
+    by_subject = {f.subject: f for f in _tso_findings(folder)}
+    finding = by_subject["interface lan0"]
+    assert "transmit checksum offload is off too" in finding.message
+    assert finding.remediation[0].startswith("nwmgr --sa -A TX_CKO_ATTRIBUTE=on -c lan0")
+    assert finding.remediation[1] == "nwmgr --sa -A vmtu=32160 -c lan0"
+    assert [c.split(" #")[0] for c in by_subject["interface lan1"].remediation] == ["nwmgr --sa -A vmtu=32160 -c lan1"]
