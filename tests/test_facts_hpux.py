@@ -9,7 +9,7 @@ from advisor.collect.capture import Capture, RawOutput
 from advisor.engine import packs
 from advisor.engine.evaluate import Engine
 from advisor.facts.build import build
-from conftest import CAPTURES
+from conftest import CAPTURES, run_cli
 
 RX6600 = CAPTURES / "hpux-rx6600-untuned"
 
@@ -79,3 +79,11 @@ def test_transmit_cko_off_is_named_and_turned_on_first(tmp_path: Path) -> None:
     assert finding.remediation[0].startswith("nwmgr --sa -A TX_CKO_ATTRIBUTE=on -c lan0")
     assert finding.remediation[1] == "nwmgr --sa -A vmtu=32160 -c lan0"
     assert [c.split(" #")[0] for c in by_subject["interface lan1"].remediation] == ["nwmgr --sa -A vmtu=32160 -c lan1"]
+
+
+def test_the_cko_placeholder_is_not_run_by_the_script(tmp_path: Path) -> None:
+    folder = _copy(tmp_path, add={"nwmgr-attrs@lan0.txt": "lan0 current values:\nSend Checksum Offload = Off\n"})
+    res = run_cli("review", str(folder), "-f", "script")
+    assert res.returncode == 0, res.stderr
+    assert "\n# edit first: nwmgr --sa -A TX_CKO_ATTRIBUTE=on -c lan0" in res.stdout
+    assert res.stdout.index("TX_CKO_ATTRIBUTE=on -c lan0") < res.stdout.index("vmtu=32160 -c lan0")

@@ -30,7 +30,7 @@ def test_there_are_variants_for_every_parser() -> None:
             "dladm-show-dev", "ipadm-show-prop-tcp", "etc-system", "psrinfo-pv", "pkg-entire", "showrev-p",
             "virtinfo", "ndd-tcp", "uname-a", "release", "xm-vcpu-list", "xl-vcpu-list", "xl-info", "xl-list",
             "brctl-show", "ip-link", "ethtool-k", "ethtool-c", "sysctl-net", "lspci-vv",
-            "lanscan", "lanscan-v", "nwmgr-vmtu", "lanadmin-vmtu", "plan", "ldm-list-constraints-x"} <= covered
+            "lanscan", "lanscan-v", "nwmgr-vmtu", "lanadmin-vmtu", "nwmgr", "nwmgr-attrs", "plan", "ldm-list-constraints-x"} <= covered
 
 
 # Outputs that do not name their interface are known by their bundle file name only.
