@@ -211,6 +211,15 @@ def test_known_files_no_rule_reads_are_listed_not_errors(cli, tmp_path: Path) ->
     assert sorted(host["unused"]) == [f"{bundle}/dladm-show-link.txt", f"{bundle}/ldm-list-bindings-e.txt"]
 
 
+def test_a_sosreport_and_a_bundle_of_the_same_host_give_the_same_findings(cli) -> None:
+    """linux-gw-untuned holds lnxgw01's outputs under advisor's own file names."""
+    def findings(source: str) -> list[tuple]:
+        [host] = json.loads(cli("review", str(CAPTURES / source), "-f", "json").stdout)["hosts"]
+        return sorted((f["rule"], f["subject"], f["message"], f["observed"], f["remediation"]) for f in host["findings"])
+
+    assert findings("sosreport-lnxgw01-2026-11-20-qzxwt") == findings("linux-gw-untuned") != []
+
+
 def test_sosreport_tar_xz_is_read_directly(cli, tmp_path: Path) -> None:
     source = CAPTURES / "sosreport-lnxgw01-2026-11-20-qzxwt"
     tarball = tmp_path / f"{source.name}.tar.xz"

@@ -203,11 +203,12 @@ def test_the_command_table() -> None:
         "cat /etc/os-release", "ip -o link", "brctl show", "sysctl -a 2>/dev/null | grep '^net\\.'", "lspci -vv",
         "xl info", "xm info", "xl list", "xm list", "xl vcpu-list", "xm vcpu-list",
         # HP-UX
-        "lanscan; lanscan -q", "lanscan -v",
+        "lanscan; lanscan -q", "lanscan -v", "[ `uname -r` = B.11.31 ] || exit 1; nwmgr",
     }
-    # Fixed loops over the host's own interfaces: ndd values, ethtool -k/-c, nwmgr/lanadmin vmtu.
-    assert len(loops) == 5 and all(
-        any(tool in line for tool in ("ndd -get /dev/tcp", "ethtool -k", "ethtool -c", "nwmgr -g -A vmtu", "lanadmin -x vmtu"))
+    # Fixed loops over the host's own interfaces: ndd values, ethtool -k/-c, nwmgr vmtu and attributes, lanadmin vmtu.
+    assert len(loops) == 6 and all(
+        any(tool in line for tool in ("ndd -get /dev/tcp", "ethtool -k", "ethtool -c", "nwmgr -g -A vmtu", "nwmgr -g -A all",
+                                      "lanadmin -x vmtu"))
         for line in loops)
     privileged = lines - plain
     assert {line for line in privileged if "ldm" in line} == {
@@ -336,7 +337,7 @@ def test_linux_xen_host_xm_fallback_and_per_interface_outputs(sshd, access, tmp_
 
 
 @pytest.mark.parametrize("bundle,system", [
-    ("ovm-dom0-untuned", "Linux"), ("ovm-dom0-tuned", "Linux"), ("ovm-dom0-pinned", "Linux"),
+    ("ovm-dom0-untuned", "Linux"), ("ovm-dom0-tuned", "Linux"), ("ovm-dom0-pinned", "Linux"), ("linux-gw-untuned", "Linux"),
     ("hpux-rx6600-untuned", "HP-UX"), ("hpux-rp4440-tuned", "HP-UX"),
     ("x4270-s10-untuned", "SunOS"), ("s10-guest-untuned", "SunOS"),
 ])
