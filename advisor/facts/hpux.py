@@ -19,6 +19,7 @@ NO_TSO_DRIVERS = {"btlan", "gelan"}
 APA_SUBSYSTEM = "hp_apa"
 FIRST_APA_PPA = 900  # APA aggregates and failover groups are lan900 and up
 
+_LAN = re.compile(r"^lan(\d+)$")
 _CKO = re.compile(r"checksum|\bcko\b", re.I)
 _MULTIFRAGMENT = re.compile(r"multi-?fragment|\bmf\b|_mf_|mf_cko", re.I)
 _TX = re.compile(r"\b(?:send|transmit|tx|outbound)\b", re.I)
@@ -69,9 +70,9 @@ def _from_nwmgr(parsed: dict[str, Any], files: dict[str, str]) -> dict[str, LanI
         return None
     out: dict[str, LanInterface] = {}
     for row in rows:
-        if not row.name.startswith("lan"):
+        if (m := _LAN.match(row.name)) is None:
             continue  # RDMA and other classes nwmgr also lists
-        ppa = int(row.name[3:])
+        ppa = int(m.group(1))
         lan = LanInterface(name=row.name, ppa=ppa, state=row.state,
                            is_aggregate=row.subsystem == APA_SUBSYSTEM or ppa >= FIRST_APA_PPA)
         lan.evidence["state"] = lan.evidence["is_aggregate"] = f"{files['nwmgr']}:{row.line}"
