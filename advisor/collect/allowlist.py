@@ -68,10 +68,15 @@ SOLARIS: tuple[Command, ...] = (
     Command("driver-ixgbevf", "cat /kernel/drv/ixgbevf.conf"),
 )
 
+def _each(items: str, command: str) -> str:
+    """One fixed loop: `command` (which names the item as $i) for each item
+    `items` lists, in MARKER-separated sections with their exit status."""
+    return f"for i in `{items}`; do echo \"{MARKER}$i\"; {command} 2>&1; echo \"{EXIT_MARKER}$?\"; done"
+
+
 def _each_interface(command: str) -> str:
-    """One fixed loop over the interfaces `ip -o link` lists (peer suffixes dropped)."""
-    return (f"for i in `ip -o link | awk -F': ' '{{print $2}}' | sed 's/@.*//'`; do echo \"{MARKER}$i\"; "
-            f"{command} \"$i\" 2>&1; echo \"{EXIT_MARKER}$?\"; done")
+    """Over the interfaces `ip -o link` lists (peer suffixes dropped)."""
+    return _each("ip -o link | awk -F': ' '{print $2}' | sed 's/@.*//'", f"{command} \"$i\"")
 
 
 # Linux hosts and Xen dom0s (Oracle VM for x86 and upstream Xen): try xl, then xm.
@@ -95,9 +100,8 @@ _V3_ONLY = "[ `uname -r` = B.11.31 ] || exit 1; "
 
 
 def _each_lan(command: str) -> str:
-    """One fixed loop over the lanN interfaces lanscan lists."""
-    return (f"{_V3_ONLY}for i in `lanscan -i | awk '{{print $1}}'`; do echo \"{MARKER}$i\"; {command} -c $i 2>&1; "
-            f"echo \"{EXIT_MARKER}$?\"; done")
+    """Over the lanN interfaces lanscan lists, on 11i v3 only."""
+    return _V3_ONLY + _each("lanscan -i | awk '{print $1}'", f"{command} -c $i")
 
 
 HPUX: tuple[Command, ...] = (
@@ -106,7 +110,7 @@ HPUX: tuple[Command, ...] = (
     Command("lanscan-v", "lanscan -v"),
     Command("nwmgr", f"{_V3_ONLY}nwmgr"),
     Command("nwmgr-vmtu", _each_lan("nwmgr -g -A vmtu"),
-            fallback=f"for p in `lanscan -p`; do echo \"{MARKER}$p\"; lanadmin -x vmtu $p 2>&1; echo \"{EXIT_MARKER}$?\"; done",
+            fallback=_each("lanscan -p", "lanadmin -x vmtu $i"),
             fallback_id="lanadmin-vmtu", per_item=True),
     Command("nwmgr-attrs", _each_lan("nwmgr -g -A all"), per_item=True),  # speed, link state, checksum offload
 )
