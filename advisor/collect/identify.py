@@ -41,15 +41,15 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     ("ldm-list-constraints-x", re.compile(r"\A\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*<(?:\w+:)?(?:Envelope|LDM_interface)\b", re.S)),
 ]
 
-_ETHTOOL = [("ethtool-k", re.compile(r"^(?:Features|Offload parameters) for ([A-Za-z0-9_.:-]+):", re.M)),
-            ("ethtool-c", re.compile(r"^Coalesce parameters for ([A-Za-z0-9_.:-]+):", re.M)),
-            ("nwmgr-attrs", re.compile(r"\A\s*(lan\d+) current values\s*:?\s*$", re.M))]
+_PER_INTERFACE = [("ethtool-k", re.compile(r"^(?:Features|Offload parameters) for ([A-Za-z0-9_.:-]+):", re.M)),
+                  ("ethtool-c", re.compile(r"^Coalesce parameters for ([A-Za-z0-9_.:-]+):", re.M)),
+                  ("nwmgr-attrs", re.compile(r"\A\s*(lan\d+) current values\s*:?\s*$", re.M))]
 
 
 def identify_text(head: str) -> str | None:
     if _KSTAT.search(head.split("\n", 1)[0] + "\n"):
         return "kstat-p"
-    for command_id, pattern in _ETHTOOL:  # per interface: the id names it (ethtool, nwmgr -A)
+    for command_id, pattern in _PER_INTERFACE:  # the id names the interface
         if m := pattern.search(head):
             return f"{command_id}@{m.group(1)}"
     for command_id, pattern in _RULES:

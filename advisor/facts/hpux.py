@@ -12,16 +12,15 @@ import re
 from typing import Any
 
 from advisor.facts.models import HostFacts, LanInterface, LanRef
-from advisor.parsers.hpux import NwmgrAttrs, parse_speed
+from advisor.parsers.hpux import FIRST_APA_PPA, NwmgrAttrs, parse_speed
 
 # Drivers that cannot do TSO (HP-UX 11i v3 Ethernet Support Guide; domain-facts 6).
 NO_TSO_DRIVERS = {"btlan", "gelan"}
 APA_SUBSYSTEM = "hp_apa"
-FIRST_APA_PPA = 900  # APA aggregates and failover groups are lan900 and up
 
 _LAN = re.compile(r"^lan(\d+)$")
 _CKO = re.compile(r"checksum|\bcko\b", re.I)
-_MULTIFRAGMENT = re.compile(r"multi-?fragment|\bmf\b|_mf_|mf_cko", re.I)
+_MULTIFRAGMENT = re.compile(r"multi ?fragment|mf\b", re.I)  # udpmf_cko, txmf_cko, "Multifragment ..."
 _TX = re.compile(r"\b(?:send|transmit|tx|outbound)\b", re.I)
 _RX = re.compile(r"\b(?:recv|receive|rx|inbound)\b", re.I)
 _ON = {"on", "enabled", "enable", "yes", "true", "1"}
@@ -73,9 +72,9 @@ def _from_nwmgr(parsed: dict[str, Any], files: dict[str, str]) -> dict[str, LanI
         if (m := _LAN.match(row.name)) is None:
             continue  # RDMA and other classes nwmgr also lists
         ppa = int(m.group(1))
-        lan = LanInterface(name=row.name, ppa=ppa, state=row.state,
-                           is_aggregate=row.subsystem == APA_SUBSYSTEM or ppa >= FIRST_APA_PPA)
+        lan = LanInterface(name=row.name, ppa=ppa, state=row.state, is_aggregate=ppa >= FIRST_APA_PPA)
         lan.evidence["state"] = lan.evidence["is_aggregate"] = f"{files['nwmgr']}:{row.line}"
+        # an hp_apa row is marked an aggregate by _apply_listing, as with lanscan
         out[row.name] = lan
     return out
 
@@ -118,7 +117,7 @@ def _cko_state(key: str, value: str) -> tuple[str, bool] | None:
     output (domain-facts 6), so the name is matched loosely; multifragment
     CKO (udpmf_cko, txmf_cko, rxmf_cko) is a different feature."""
     words = re.sub(r"[_/-]+", " ", key)
-    if not _CKO.search(words) or _MULTIFRAGMENT.search(key):
+    if not _CKO.search(words) or _MULTIFRAGMENT.search(words):
         return None
     tx, rx = bool(_TX.search(words)), bool(_RX.search(words))
     if tx == rx:

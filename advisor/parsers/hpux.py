@@ -18,6 +18,7 @@ from advisor.parsers.text import numbered
 _ROW = re.compile(r"^(?P<path>\S+)\s+(?P<mac>0x[0-9A-Fa-f]{12})\s+(?P<card>\d+)\s+(?P<state>UP|DOWN|\S+)\s+"
                   r"(?P<name>lan\d+)(?:\s+(?P<snap>snap\d+))?\s+(?P<nmid>\d+)\s+(?P<type>\S+)\s+(?P<dlpi>\S+)\s+(?P<major>\d+)\s*$")
 _QUIET = re.compile(r"^\d+(?:\s+\d+)*$")
+FIRST_APA_PPA = 900  # APA aggregates and failover groups are lan900 and up
 
 
 @dataclass
@@ -52,7 +53,7 @@ def parse_lanscan(text: str) -> Lanscan:
             name = m.group("name")
             path = m.group("path")
             result.cards.append(LanCard(name, int(name[3:]), path, m.group("state"),
-                                        path.startswith("LinkAgg") or int(name[3:]) >= 900, ln.number))
+                                        path.startswith("LinkAgg") or int(name[3:]) >= FIRST_APA_PPA, ln.number))
         elif _QUIET.match(s):
             ppas = [int(p) for p in s.split()]
             result.quiet_seen = True
@@ -139,9 +140,9 @@ _NWMGR_ROW = re.compile(r"^(?P<name>[a-z]+\d+)\s+(?P<state>\S+)\s+(?P<station>0x
 def parse_nwmgr_list(text: str) -> list[NwmgrRow]:
     """The table plain `nwmgr` prints on 11i v3: column headings, a rule of
     `=` runs, then one row per interface (lanN, state, station address,
-    subsystem, interface type, related interface). The headings wrap over two
-    lines and have changed between releases, so the rule line is the anchor
-    and what stands above it is not read."""
+    subsystem, interface type, and any related interface after). No published
+    output showing the headings was found, so the rule line is the anchor and
+    what stands above it is not read."""
     lines = numbered(text)
     start = next((ln.number for ln in lines if _NWMGR_RULE.match(ln.text)), None)
     if start is None:
