@@ -36,7 +36,19 @@ def _die(message: str) -> None:
 PolicyOpt = Annotated[Optional[Path], typer.Option("--policy", help="Policy YAML: parameter overrides and intents.")]
 RulesOpt = Annotated[Optional[list[Path]], typer.Option("--rules", help="Extra rule pack directory (repeatable).")]
 FormatOpt = Annotated[str, typer.Option("--format", "-f", help="table, json, sarif, junit, markdown, html, script; several with commas and -o DIR.")]
-OutputOpt = Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the report to this file.")]
+def _output_path(value: str) -> Path:
+    """-o DIR/ (with a trailing slash) is always a folder: made now, so that every writer sees a folder."""
+    path = Path(value)
+    if value.endswith(("/", "\\")) and not path.is_dir():
+        try:
+            path.mkdir(parents=True)
+        except OSError as exc:
+            raise typer.BadParameter(f"{value}: cannot create folder ({exc.strerror})") from None
+    return path
+
+
+OutputOpt = Annotated[Optional[Path], typer.Option("--output", "-o", parser=_output_path, metavar="FILE|DIR/",
+                                                   help="Write the report to this file, or into this folder (DIR/).")]
 FailOnOpt = Annotated[FailOn, typer.Option("--fail-on", help="Exit 1 when a finding of this severity or worse exists.")]
 MinScoreOpt = Annotated[Optional[float], typer.Option("--min-score", help="Exit 1 when a host scores below this.")]
 BaselineOpt = Annotated[Optional[Path], typer.Option("--baseline", help="A previous JSON report: report only new findings, list fixed ones.")]

@@ -7,6 +7,7 @@ from pathlib import Path
 from advisor import __version__
 from advisor.collect.capture import Capture
 from advisor.collect.offline import Loader
+from advisor.changeplan import build as changeplan
 from advisor.engine import waivers
 from advisor.engine.evaluate import Engine
 from advisor.engine.model import Severity
@@ -60,6 +61,7 @@ def review_with_facts(capture: Capture, engine: Engine) -> tuple[HostReport, Hos
         not_collected=not_collected, unused=built.unused,
         incomplete=[m.command or m.command_id for m in capture.missing.values() if m.unfinished],
         waived=accepted.waived, expired_waivers=accepted.expired,
+        plan=changeplan.build(accepted.findings, built.facts),
     )
     return report, built.facts
 

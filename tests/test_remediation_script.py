@@ -1,77 +1,208 @@
-"""`--format script`: a POSIX sh script per host, grouped by domain, reboots
-last, each step commented with rule, impact and undo; run here against stub
-commands to see what it would do, in which order."""
+"""`--format script`: the change plan as POSIX sh scripts. Every bundled
+capture's scripts run to completion under dash against a stand-in `ldm` that
+enforces the platform's rules (tests/standin/ldm.py), leaving no delayed
+reconfiguration pending, running no upgrade and no unchecked MTU raise."""
 
 from __future__ import annotations
 
+import json
 import os
-import stat
+import shutil
 import subprocess
+import sys
 from pathlib import Path
 
-from conftest import CAPTURES, run_cli
+import pytest
+
+from conftest import CAPTURES, POLICIES, run_cli
 
 UNTUNED = CAPTURES / "t5-primary-untuned"
+STANDIN = Path(__file__).parent / "standin" / "ldm.py"
+TOOLS = ("ldm", "shutdown", "init", "reboot", "pkg", "patchadd", "dladm", "ipadm", "ndd", "svcadm", "kstat",
+         "xl", "xm", "ip", "ethtool", "nwmgr", "lanadmin")
 
 
-def _script(*args: str) -> str:
-    res = run_cli("review", *args, "-f", "script")
-    assert res.returncode == 0, res.stderr
-    return res.stdout
+def _scripts(tmp_path: Path, *args: str) -> dict[str, str]:
+    out = tmp_path / "scripts"
+    res = run_cli("review", *args, "-f", "script", "-o", str(out) + "/")
+    assert res.returncode in (0, 1), res.stderr
+    return {p.name: p.read_text() for p in sorted(out.iterdir())}
 
 
-def _stub_bin(folder: Path, log: Path) -> Path:
-    folder.mkdir()
-    for name in ("ldm", "pkg", "dladm", "shutdown", "init", "patchadd", "kstat", "ipadm"):
-        tool = folder / name
-        tool.write_text(f'#!/bin/sh\necho "{name} $*" >> "{log}"\n[ "$1" = list ] && echo NAME\nexit 0\n')
-        tool.chmod(tool.stat().st_mode | stat.S_IEXEC)
-    return folder
+def _standin(tmp_path: Path, capture: Path) -> tuple[dict[str, str], Path]:
+    """PATH with the stand-ins, and their state built from the capture's facts."""
+    from advisor.collect.offline import Loader
+    from advisor.facts.build import build
+
+    with Loader() as loader:
+        [cap] = loader.load(capture)
+    facts = build(cap).facts
+    domains = {d.name: {"state": d.state or "active", "cores": d.whole_cores,
+                        "max_cores": int(d.max_cores) if d.max_cores and d.max_cores.isdigit() else None}
+               for d in facts.domains or []}
+    control = next((d.name for d in facts.domains or [] if d.is_control), "primary")
+    domains.setdefault(control, {"state": "active", "cores": None, "max_cores": None})
+    if facts.ldom_name:
+        domains.setdefault(facts.ldom_name, {"state": "active", "cores": None, "max_cores": None})
+    vsws = {v.name: {"domain": v.domain, "mtu": v.mtu or 1500} for v in facts.vswitches or []}
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps({"control": control, "reconf": False, "domains": domains, "vsws": vsws,
+                                 "log": [], "reboots": [], "spconfigs": []}))
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for tool in TOOLS:
+        shim = bin_dir / tool
+        shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{STANDIN}" {tool} "$@"\n')
+        shim.chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "STANDIN_STATE": str(state),
+           "ADVISOR_CONFIRM": "yes"}
+    return env, state
 
 
-def test_script_is_valid_sh_and_refuses_to_run_unreviewed(tmp_path: Path) -> None:
-    path = tmp_path / "fix.sh"
-    path.write_text(_script(str(UNTUNED)))
+def _run(script: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["dash", str(script), *args], capture_output=True, text=True, env=env, timeout=60)
+
+
+SYSTEM_FILES = ("/etc/system", "/kernel/drv/")
+
+
+def _sandboxed(script: Path, root: Path) -> Path:
+    """The script with the system files it edits moved under root: the tests
+    run as any user, root included, and must never write the machine's own."""
+    text = script.read_text()
+    for path in SYSTEM_FILES:
+        target = root / path.lstrip("/")
+        (target if path.endswith("/") else target.parent).mkdir(parents=True, exist_ok=True)
+        text = text.replace(f" {path}", f" {target}{'/' if path.endswith('/') else ''}")
+    out = root / script.name
+    out.write_text(text)
+    return out
+
+
+def _run_all(folder: Path, env: dict[str, str]) -> None:
+    """Each script as an administrator would: the captured host's first, then
+    the control domain's; part 2 of a script once its part 1 has rebooted."""
+    names = sorted(p.name for p in folder.iterdir())
+    ordered = [n for n in names if ".for-" not in n] + [n for n in names if ".for-" in n]
+    root = folder.parent / "root"
+    for name in ordered:
+        script = _sandboxed(folder / name, root)
+        assert not any(f" {p}" in script.read_text() for p in SYSTEM_FILES)
+        res = _run(script, env)
+        assert res.returncode == 0, (name, res.stderr[-2000:])
+        if "after-reboot" in script.read_text():
+            res = _run(script, env, "after-reboot")
+            assert res.returncode == 0, (name, res.stderr[-2000:])
+
+
+BUNDLES = sorted(p.name for p in CAPTURES.iterdir() if p.is_dir())
+
+
+@pytest.mark.parametrize("bundle", BUNDLES)
+def test_every_bundled_capture_script_runs_to_completion(tmp_path: Path, bundle: str) -> None:
+    policy = POLICIES / "declared-intents.yaml"
+    for n, extra in enumerate(([], ["--policy", str(policy)])):
+        work = tmp_path / str(n)
+        work.mkdir()
+        _scripts(work, str(CAPTURES / bundle), *extra)
+        env, state = _standin(work, CAPTURES / bundle)
+        _run_all(work / "scripts", env)
+        final = json.loads(state.read_text())
+        assert final["reconf"] is False, "a delayed reconfiguration is left pending"
+        assert not [line for line in final["log"] if line.startswith("REFUSED")]
+        for name, dom in final["domains"].items():
+            assert dom["state"] in ("active", "bound", "inactive"), name
+        started = json.loads((work / "state.json").read_text())
+        assert all(d["state"] != "bound" or name in started["domains"] for name, d in final["domains"].items())
+
+
+def test_the_untuned_control_domain_plan_order(tmp_path: Path) -> None:
+    scripts = _scripts(tmp_path, str(UNTUNED))
+    assert list(scripts) == ["t5-primary-untuned.remediation.sh"]
+    env, state = _standin(tmp_path, UNTUNED)
+    _run_all(tmp_path / "scripts", env)
+    log = json.loads(state.read_text())["log"]
+    # live changes, then the control domain's batch and its one reboot, then each guest once, then the SP
+    live = log.index("ldm set-vsw inter-vnet-link=on primary-vsw0")
+    reconf = log.index("ldm start-reconf primary")
+    reboot = log.index("shutdown -y -g0 -i6")
+    assert live < reconf < log.index("ldm set-domain extended-mapin-space=on primary") < reboot
+    assert reconf < log.index("ldm set-core 4 primary") < reboot
+    assert reconf < log.index("ldm set-vsw mtu=1500 primary-vsw1") < reboot
+    for guest in ("db1", "ldg1", "ldg2"):
+        assert log.count(f"ldm stop {guest}") == 1 and log.count(f"ldm start {guest}") == 1
+        assert reboot < log.index(f"ldm stop {guest}") < log.index(f"ldm set-domain extended-mapin-space=on {guest}")
+        assert log.index(f"ldm set-domain extended-mapin-space=on {guest}") < log.index(f"ldm start {guest}")
+    assert log.index("ldm stop ldg2") < log.index("ldm set-core 4 ldg2") < log.index("ldm start ldg2")
+    assert log.count("shutdown -y -g0 -i6") == 1 and log[-1].startswith("ldm add-spconfig advisor-")
+    assert not any(line.startswith(("pkg", "patchadd", "dladm")) for line in log)
+
+
+def test_the_plan_in_json_names_prerequisites_and_fixes(tmp_path: Path) -> None:
+    res = run_cli("review", str(UNTUNED), "-f", "json")
+    plan = json.loads(res.stdout)["hosts"][0]["plan"]
+    prereq = [p["command"] for p in plan["prerequisites"]]
+    assert any(c.startswith("pkg update ldomsmanager") for c in prereq)
+    assert any(c.startswith("pkg update entire") for c in prereq)
+    titles = [p["title"] for p in plan["phases"]]
+    assert titles.index("Live changes through ldm") < titles.index(
+        "Control domain primary: delayed reconfiguration and one reboot") < titles.index("Domain ldg1: one outage")
+    assert titles[-1] == "Save the new configuration on the service processor"
+    assert all(p["after_reboot"] for p in plan["phases"] if p["title"].startswith("Domain "))
+    cores = [s for p in plan["phases"] for s in p["steps"] if s["command"] == "ldm set-core 4 primary"]
+    assert len(cores) == 1 and set(cores[0]["fixes"]) == {"ldoms.service-cores on domain primary",
+                                                           "ldoms.whole-core on domain primary"}
+
+
+def test_a_guests_ldm_steps_go_to_a_script_for_its_control_domain(tmp_path: Path) -> None:
+    scripts = _scripts(tmp_path, str(CAPTURES / "s11-guest-untuned"))
+    assert set(scripts) == {"s11-guest-untuned.remediation.sh", "t5-primary.for-s11-guest-untuned.remediation.sh"}
+    guest = scripts["s11-guest-untuned.remediation.sh"]
+    assert not [line for line in guest.splitlines() if line.startswith("ldm ")]
+    control = scripts["t5-primary.for-s11-guest-untuned.remediation.sh"]
+    assert "# ldm add-core 1 ldg1" in control  # depends on cpus-effective: commented, with the check
+    assert "# NOT RUN: first check that cpus-effective of net0" in control
+    assert "#   pkg update entire   # Solaris 11.1 SRU 9 or later in ldg1" in guest
+
+
+def test_max_cores_caps_the_plan_and_says_why(tmp_path: Path) -> None:
+    bundle = tmp_path / "capped"
+    shutil.copytree(UNTUNED, bundle)
+    listing = bundle / "ldm-list-l.txt"
+    text = listing.read_text()
+    head, sep, rest = text.partition("NAME             STATE      FLAGS   CONS    VCPU  MEMORY   UTIL  NORM  UPTIME\nldg2")
+    rest = rest.replace("VARIABLES\n", "CONSTRAINT\n    max-cores=2\n\nVARIABLES\n", 1)
+    listing.write_text(head + sep + rest)
+    res = run_cli("review", str(bundle), "-f", "json")
+    plan = json.loads(res.stdout)["hosts"][0]["plan"]
+    commands = [s["command"] for p in plan["phases"] for s in p["steps"]]
+    assert "ldm set-core 2 ldg2" in commands and "ldm set-core 4 ldg2" not in commands
+    assert any("max-cores is 2" in n and "stopped, unbound domain" in n for n in plan["notes"])
+    _scripts(tmp_path, str(bundle))
+    env, state = _standin(tmp_path, bundle)
+    _run_all(tmp_path / "scripts", env)
+    assert json.loads(state.read_text())["reconf"] is False
+
+
+def test_script_refuses_to_run_unreviewed_and_checks_its_argument(tmp_path: Path) -> None:
+    scripts = _scripts(tmp_path, str(UNTUNED))
+    path = tmp_path / "scripts" / "t5-primary-untuned.remediation.sh"
+    assert os.access(path, os.X_OK)
     assert subprocess.run(["dash", "-n", str(path)]).returncode == 0
-    res = subprocess.run(["sh", str(path)], capture_output=True, text=True)
+    res = subprocess.run(["dash", str(path)], capture_output=True, text=True)
     assert res.returncode == 1 and "ADVISOR_CONFIRM=yes" in res.stderr
+    res = subprocess.run(["dash", str(path), "part3"], capture_output=True, text=True, env={**os.environ, "ADVISOR_CONFIRM": "yes"})
+    assert res.returncode == 2 and "usage" in res.stderr
+    assert "#   pkg update entire" in scripts["t5-primary-untuned.remediation.sh"]
 
 
-def test_steps_are_grouped_by_domain_with_reboots_last(tmp_path: Path) -> None:
-    text = _script(str(UNTUNED))
-    sections = [line.split()[3] for line in text.splitlines() if line.startswith("# ==== domain")]
-    assert sections == ["db1", "ldg1", "ldg2", "primary"]  # the control domain last
-    primary = text.split("# ==== domain primary", 1)[1]
-    live = primary.index("ldm set-vsw inter-vnet-link=on primary-vsw0")
-    reconf = primary.index("\nldm start-reconf primary\n")
-    assert live < reconf < primary.index("\nldm set-domain extended-mapin-space=on primary")
-    assert primary.count("ldm start-reconf primary\n") == 1
-    assert primary.rstrip().splitlines()[-1] == (
-        "shutdown -y -g0 -i6   # in primary, to end the delayed reconfiguration; in primary; then stop and start its guests")
-    assert "#   undo: ldm set-vsw inter-vnet-link=off primary-vsw0" in primary
-    assert "# [high] ldoms.inter-vnet-link on vsw primary-vsw0 (impact: live)" in primary
-    assert "# (superseded by: ldm set-core 4 primary) ldm set-core 1 primary" in primary
-
-
-def test_running_the_script_against_stub_commands(tmp_path: Path) -> None:
-    log = tmp_path / "log"
-    script = tmp_path / "fix.sh"
-    script.write_text(_script(str(UNTUNED)))
-    env = {**os.environ, "PATH": f"{_stub_bin(tmp_path / 'bin', log)}:{os.environ['PATH']}", "ADVISOR_CONFIRM": "yes"}
-    res = subprocess.run(["sh", str(script)], capture_output=True, text=True, env=env)
-    assert res.returncode == 0, res.stderr
-    ran = log.read_text().splitlines()
-    assert ran.index("ldm set-core 2 ldg1") < ran.index("ldm stop ldg1") < ran.index("ldm start-reconf primary")
-    assert ran.index("ldm start-reconf primary") < ran.index("ldm set-core 4 primary")
-    assert ran[-1] == "shutdown -y -g0 -i6" and ran.count("shutdown -y -g0 -i6") == 1
-    assert "ldm set-core 1 primary" not in ran and ran.count("pkg update entire") == 1
-
-
-def test_placeholders_are_commented_out(tmp_path: Path) -> None:
+def test_placeholders_and_unseen_conditions_are_comments(tmp_path: Path) -> None:
     policy = tmp_path / "policy.yaml"
     policy.write_text("intents:\n  latency_sensitive_domains: [ldg1]\n")
-    text = _script(str(CAPTURES / "t5-primary-tuned"), "--policy", str(policy))
-    assert "\n# edit first: ldm create-vf PF_NAME && ldm add-io VF_NAME ldg1" in text
+    text = _scripts(tmp_path, str(CAPTURES / "t5-primary-tuned"), "--policy", str(policy))["t5-primary-tuned.remediation.sh"]
+    assert "# NOT RUN: fill in PF_NAME first\n# ldm create-vf PF_NAME && ldm add-io VF_NAME ldg1" in text
+    runnable = [line for line in text.splitlines() if line and not line.startswith("#")]
+    assert not any("PF_NAME" in line for line in runnable)
 
 
 def test_one_script_per_host_into_a_folder(tmp_path: Path) -> None:
@@ -88,4 +219,4 @@ def test_one_script_per_host_into_a_folder(tmp_path: Path) -> None:
     xen = (out / "ovm-dom0-untuned.remediation.sh").read_text()
     assert "xl vcpu-pin" in xen or "xm vcpu-pin" in xen
     clean = (out / "t5-primary-tuned.remediation.sh").read_text()
-    assert "# Nothing to change." in clean
+    assert "# Nothing to change here." in clean

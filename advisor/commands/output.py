@@ -88,10 +88,22 @@ def _write_scripts(report: Report, output: Path | None, into_folder: bool) -> No
                 stream.close()
         return
     if output is None:
-        raise InputError("--format script for several hosts writes one script per host: give -o DIR")
+        raise InputError("--format script writes several scripts here (one per host, and one for the control "
+                         "domain where a guest's ldm steps run): give -o DIR")
     _mkdir(output)
     for name, text in scripts.items():
-        (output / name).write_text(text, encoding="utf-8")
+        _write_executable(output / name, text)
+
+
+def _write_executable(path: Path, text: str) -> None:
+    """Written beside, then renamed: never a half-written script."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        tmp.chmod(0o755)
+        tmp.replace(path)
+    except OSError as exc:
+        raise InputError(f"{path}: cannot write ({exc.strerror})") from None
 
 
 def write(report: Report, formats: list[str], output: Path | None, rules: list[Rule]) -> None:

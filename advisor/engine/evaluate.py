@@ -17,7 +17,7 @@ from advisor.engine.model import Check, Rule, Severity
 from advisor.engine.policy import Policy
 from advisor.errors import RulePackError
 from advisor.facts.models import HostFacts
-from advisor.report.model import RUNTIME_REASON, Finding, Result
+from advisor.report.model import RUNTIME_REASON, Finding, FixStep, Result
 
 Namer = Callable[[Any], str]
 
@@ -64,9 +64,11 @@ class CompiledRule:
              Expr(r.for_each, f"{where}: remediation for_each") if r.for_each else None)
             for r in rule.remediation
         ]
+        self.restarts = [Expr(r.also_restarts, f"{where}: remediation also_restarts") if r.also_restarts else None
+                         for r in rule.remediation]
         self.impacts = [(c.value.value, Expr(c.when, f"{where}: impact when")) for c in rule.impact]
         texts = [rule.message, rule.observed, rule.expected, *[r.command for r in rule.remediation],
-                 *[r.undo for r in rule.remediation if r.undo],
+                 *[t for r in rule.remediation for t in (r.undo, r.domain, r.check_first, r.amount, r.sets) if t],
                  *[t for c in rule.checks for t in (c.message, c.observed, c.expected) if t]]
         for template in texts:
             _check_template(template, rule, where)
@@ -227,27 +229,40 @@ class Engine:
         rule = compiled.rule
         ns = scope.ns
         severity: Severity = check.severity or rule.severity
-        commands, undo = [], []
-        for remedy, when, for_each in compiled.remedies:
-            if when is not None and not _holds(when, scope):
-                continue
-            for each in _items(for_each, scope):
-                scope.ns["item"] = each
-                commands.append(render(remedy.command, scope.ns))
-                if remedy.undo:
-                    undo.append(render(remedy.undo, scope.ns))
-        impact = next((value for value, when in compiled.impacts if _holds(when, scope)), compiled.impacts[-1][0])
         domain = item.name if rule.subject == "domain" else getattr(item, "domain", None)
+        steps = self._steps(compiled, scope, domain or facts.ldom_name)
+        undo = [s.undo for s in steps if s.undo]
+        impact = next((value for value, when in compiled.impacts if _holds(when, scope)), compiled.impacts[-1][0])
         finding = Finding(
             rule=rule.id, title=rule.title, severity=severity, subject=subject, domain=domain or facts.ldom_name,
             message=render(check.message or rule.message, ns),
             observed=render(check.observed or rule.observed, ns),
             expected=render(check.expected or rule.expected, ns),
             evidence=self._evidence(rule, check, item, facts),
-            remediation=commands, undo=undo, impact=impact, effect=rule.effect.strip(),
+            remediation=[s.as_text() for s in steps], steps=steps, undo=undo, impact=impact, effect=rule.effect.strip(),
             source=f"{rule.source.seed}, {rule.source.section}", confidence=rule.confidence,
         )
         return Result(rule=rule.id, subject=subject, status="fail", severity=severity), finding
+
+    @staticmethod
+    def _steps(compiled: CompiledRule, scope: Scope, domain: str | None) -> list[FixStep]:
+        steps: list[FixStep] = []
+        for (remedy, when, for_each), also in zip(compiled.remedies, compiled.restarts):
+            if when is not None and not _holds(when, scope):
+                continue
+            for each in _items(for_each, scope):
+                scope.ns["item"] = each
+                ns = scope.ns
+                steps.append(FixStep(
+                    command=render(remedy.command, ns), kind=remedy.kind,
+                    domain=render(remedy.domain, ns) if remedy.domain else domain,
+                    takes_effect=remedy.takes_effect,
+                    check_first=render(remedy.check_first, ns) if remedy.check_first else None,
+                    sets=render(remedy.sets, ns) if remedy.sets else None,
+                    amount=_number(render(remedy.amount, ns)) if remedy.amount else None,
+                    also_restarts=[str(d) for d in _items(also, scope)] if also is not None else [],
+                    undo=render(remedy.undo, ns) if remedy.undo else None))
+        return steps
 
     @staticmethod
     def _evidence(rule: Rule, check: Check, item: Any, facts: HostFacts) -> list[str]:
@@ -282,6 +297,13 @@ def _items(for_each: Expr | None, scope: Scope) -> list[Any]:
     except (TypeError, KeyError, RuntimeError):
         return []
     return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
 
 
 def _brief(exc: Exception) -> str:

@@ -52,13 +52,37 @@ class Check(BaseModel):
 
 
 class Remedy(BaseModel):
-    """A command; with for_each (a CEL list) it is given once per item, as {item}."""
+    """A command; with for_each (a CEL list) it is given once per item, as {item}.
+
+    The change planner reads the other fields: `kind` (a change to make, a
+    read-only check, or a prerequisite such as an upgrade that a script never
+    runs), `domain` (the LDoms domain whose configuration the step changes;
+    the finding's domain when not given), `takes_effect` (now, or at a restart
+    of that domain: for the control domain a delayed reconfiguration and its
+    reboot, for another domain a stop and start, for a plain host a reboot),
+    `check_first` (something advisor cannot see that must hold before the step
+    is run: the step is written commented out behind it) and `sets`/`amount`
+    (the resource the step sizes, so that one target is given per resource)."""
 
     model_config = _STRICT
     command: str
     when: str | None = None
     for_each: str | None = None
     undo: str | None = None
+    kind: Literal["change", "check", "prerequisite"] = "change"
+    domain: str | None = None
+    takes_effect: Literal["now", "restart"] = "now"
+    check_first: str | None = None
+    sets: str | None = None  # "cores:{s.name}", "memory-gb:{s.name}" or "vsw-mtu:{s.name}"
+    amount: str | None = None
+    also_restarts: str | None = None  # CEL list of other domains the change restarts (vnets on a vsw)
+
+    @field_validator("sets")
+    @classmethod
+    def _sets(cls, value: str | None) -> str | None:
+        if value is not None and not re.fullmatch(r"(cores|memory-gb|vsw-mtu):\S+", value):
+            raise ValueError("sets is 'cores:NAME', 'memory-gb:NAME' or 'vsw-mtu:NAME'")
+        return value
 
 
 class Choice(BaseModel):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import BaseModel
@@ -28,6 +29,48 @@ class WaiverNote(BaseModel):
     expires: str
 
 
+_PLACEHOLDER = re.compile(r"<[a-z][a-z0-9 -]*>|\b[A-Z]+_[A-Z_]+\b")
+
+
+class FixStep(BaseModel):
+    """One remediation step of a finding, as the rule gave it (see engine.model.Remedy)."""
+
+    command: str
+    kind: Literal["change", "check", "prerequisite"] = "change"
+    domain: str | None = None  # the LDoms domain whose configuration the step changes
+    takes_effect: Literal["now", "restart"] = "now"
+    check_first: str | None = None
+    sets: str | None = None  # the resource it sizes: "cores:ldg1", "memory-gb:ldg1", "vsw-mtu:primary-vsw1"
+    amount: float | None = None
+    also_restarts: list[str] = []  # other domains that need a restart for it to take effect
+    undo: str | None = None
+
+    @property
+    def code(self) -> str:
+        """The command without its trailing comment."""
+        return self.command.split(" #", 1)[0].strip()
+
+    @property
+    def placeholder(self) -> str | None:
+        m = _PLACEHOLDER.search(self.code)
+        return m.group(0) if m else None
+
+    @property
+    def runnable(self) -> bool:
+        """A script may run it: a change or check with nothing left to decide."""
+        return self.kind != "prerequisite" and self.check_first is None and self.placeholder is None
+
+    def as_text(self) -> str:
+        """One line a person can copy: the command, or a comment saying why it is not run."""
+        if self.kind == "prerequisite":
+            return f"# prerequisite, not run by advisor: {self.command}"
+        if self.check_first is not None:
+            return f"# only after checking that {self.check_first}: {self.command}"
+        if self.placeholder is not None:
+            return f"# fill in {self.placeholder} first: {self.command}"
+        return self.command
+
+
 class Finding(BaseModel):
     rule: str
     title: str
@@ -38,13 +81,47 @@ class Finding(BaseModel):
     observed: str
     expected: str
     evidence: list[str]
-    remediation: list[str]
+    remediation: list[str]  # every step as one line: runnable commands, the others as comments
+    steps: list[FixStep] = []
     undo: list[str] = []
     impact: str
     effect: str
     source: str
     confidence: Literal["confirmed", "unconfirmed"] = "confirmed"
     waiver: WaiverNote | None = None  # set on waived findings (HostReport.waived)
+
+
+class PlanStep(BaseModel):
+    """A command of the change plan, once, with the findings it fixes."""
+
+    command: str
+    run: bool = True  # False: a script carries it as a comment only
+    note: str | None = None  # why it is not run, or what it needs first
+    fixes: list[str] = []  # "rule on subject" of every finding it serves
+    undo: str | None = None
+
+
+class PlanPhase(BaseModel):
+    """Steps that run together on one machine with one interruption at most."""
+
+    title: str
+    script: Literal["host", "control-domain"]  # the captured host's script, or the control domain's
+    runs_on: str
+    outage: str  # what the phase interrupts: "none", "reboot of primary", "stop and start of ldg1"
+    after_reboot: bool = False  # runs once the control domain is back from the reboot that ends part 1
+    steps: list[PlanStep]
+
+
+class ChangePlan(BaseModel):
+    """All of a host's fixes as one ordered plan: prerequisites (never run by a
+    script), live changes, the control domain's delayed reconfiguration and its
+    reboot, each other domain in one outage, then the saved configuration."""
+
+    prerequisites: list[PlanStep] = []
+    phases: list[PlanPhase] = []
+    checks: list[PlanStep] = []  # read-only checks to run by hand afterwards
+    notes: list[str] = []
+    control_domain: str | None = None  # where the ldm steps run, when that is not the captured host
 
 
 class BaselineNote(BaseModel):
@@ -89,6 +166,7 @@ class HostReport(BaseModel):
     waived: list[Finding] = []  # findings a policy waiver accepts: shown, not counted
     expired_waivers: list[str] = []  # waivers past their date: they no longer apply
     baseline: BaselineNote | None = None
+    plan: ChangePlan | None = None
 
     def finding_counts(self) -> dict[str, int]:
         """Findings per severity, critical first."""

@@ -1,14 +1,13 @@
-"""`--format script`: a POSIX shell script per host with the remediation steps.
+"""`--format script`: the change plan as POSIX shell scripts, one per machine.
 
-advisor runs none of it. The script refuses to run until the administrator has
-read it and sets ADVISOR_CONFIRM=yes. Steps are grouped by domain (guests
-first, the control domain last, since its reboot interrupts the services every
-guest uses); inside a domain, live changes come first, then those that need a
-domain reboot, a delayed reconfiguration, a host reboot. `ldm start-reconf`
-opens the delayed-reconfiguration block once, and the reboots the findings ask
-for are given once, at the end of their domain's section. Reversible steps
-carry the command that undoes them as a comment; steps with placeholders to
-fill in are commented out.
+advisor runs none of it. A script refuses to run until the administrator has
+read it and sets ADVISOR_CONFIRM=yes. The captured host's script carries what
+runs there; when the captured host is not the control domain, its `ldm` steps
+go to a second script for the control domain. A plan whose control domain
+reboots has two parts: part 1 ends with that reboot (the script cannot go on
+past it), part 2 (`sh SCRIPT after-reboot`) does the rest once it is back.
+Prerequisites, checks and steps that depend on what advisor cannot see are
+comments only.
 """
 
 from __future__ import annotations
@@ -16,130 +15,130 @@ from __future__ import annotations
 import re
 
 from advisor import __version__
-from advisor.report.model import Finding, HostReport, Report
+from advisor.report.model import ChangePlan, HostReport, PlanPhase, PlanStep, Report
 
-IMPACT_ORDER = ["live", "domain-reboot", "delayed-reconfiguration", "host-reboot"]
-_REBOOT = re.compile(r"^\s*(?:shutdown\b|init\s+6\b|reboot\b)|\bldm stop\b.*\bldm start\b")
-_START_RECONF = re.compile(r"^\s*ldm start-reconf\s+\S+\s*$")
-_PLACEHOLDER = re.compile(r"\b[A-Z]+_[A-Z_]+\b")
-_SIZING = re.compile(r"^ldm set-(core|vcpu|memory) (\d+)([KMGT]?) (\S+)\s*$")
-_UNIT = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
-
-
-def _code(cmd: str) -> str:
-    return cmd.split(" #", 1)[0].strip()
-
-
-def _largest_sizing(findings: list[Finding]) -> dict[tuple[str, str], str]:
-    """Two findings may size one domain (service-cores asks 4 cores, whole-core
-    keeps 1): the largest request is the one given, the others are superseded."""
-    best: dict[tuple[str, str], tuple[int, str]] = {}
-    for f in findings:
-        for cmd in f.remediation:
-            if m := _SIZING.match(_code(cmd)):
-                key, amount = (m.group(1), m.group(4)), int(m.group(2)) * _UNIT[m.group(3)]
-                if key not in best or amount > best[key][0]:
-                    best[key] = (amount, _code(cmd))
-    return {key: cmd for key, (_amount, cmd) in best.items()}
+AFTER = "after-reboot"
 
 
 def file_name(host: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]", "_", host) + ".remediation.sh"
 
 
-def _quote_comment(text: str) -> str:
+def control_file_name(h: HostReport) -> str:
+    control = (h.plan.control_domain if h.plan else None) or "control-domain"
+    return file_name(f"{control}.for-{h.host}")
+
+
+def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def _domain_order(h: HostReport) -> list[str | None]:
-    """Guests first; the control domain (always named primary) last."""
-    domains = list(dict.fromkeys(f.domain for f in h.findings))
-    return sorted(domains, key=lambda d: (d == "primary", d is None, d or ""))
+def _step(step: PlanStep) -> list[str]:
+    lines = [f"# fixes: {'; '.join(step.fixes)}"] if step.fixes else []
+    if step.undo:
+        lines.append(f"# undo: {step.undo}")
+    if step.run:
+        if step.note:
+            lines.append(f"# {_one_line(step.note)}")
+        lines.append(step.command)
+    else:
+        lines += [f"# NOT RUN: {_one_line(step.note or 'see the report')}", f"# {step.command}"]
+    return lines + [""]
 
 
-def _step(f: Finding, commands: list[str], done: set[str], sizing: dict[tuple[str, str], str]) -> list[str]:
-    lines = [f"# [{f.severity.value}] {f.rule} on {f.subject} (impact: {f.impact})",
-             f"#   {_quote_comment(f.message)}"]
-    if f.effect:
-        lines.append(f"#   effect: {_quote_comment(f.effect)[:300]}")
-    lines += [f"#   undo: {u}" for u in f.undo]
-    for cmd in commands:
-        code = _code(cmd)
-        m = _SIZING.match(code)
-        if m and sizing[(m.group(1), m.group(4))] != code:
-            lines.append(f"# (superseded by: {sizing[(m.group(1), m.group(4))]}) {cmd}")
-        elif code in done:
-            lines.append(f"# (done above) {cmd}")
-        else:
-            lines.append(f"# edit first: {cmd}" if _PLACEHOLDER.search(code) else cmd)
-            done.add(code)
+def _phase(phase: PlanPhase) -> list[str]:
+    head = f"# ==== {phase.title} "
+    lines = [head + "=" * max(4, 78 - len(head)),
+             f"# runs on {phase.runs_on}; interrupts: {phase.outage}", ""]
+    for step in phase.steps:
+        lines += _step(step)
     return lines
 
 
-def _section(domain: str | None, host: str, findings: list[Finding]) -> list[str]:
-    where = f"domain {domain}" if domain else f"host {host}"
-    lines = [f"# ==== {where} " + "=" * max(4, 60 - len(where)),
-             "# ldm commands run on the control domain; the others in this domain itself." if domain else "", ""]
-    reconf: list[str] = []
-    reboots: list[str] = []
-    ordered = sorted(findings, key=lambda f: (IMPACT_ORDER.index(f.impact) if f.impact in IMPACT_ORDER else 0,
-                                               -f.severity.rank, f.rule, f.subject))
-    opened = False
-    done: set[str] = set()
-    sizing = _largest_sizing(findings)
-    for f in ordered:
-        commands = []
-        for cmd in f.remediation:
-            if _START_RECONF.match(cmd):
-                if cmd not in reconf:
-                    reconf.append(cmd)
-            elif _REBOOT.search(_code(cmd)):
-                reboots.append(cmd)
-            else:
-                commands.append(cmd)
-        if f.impact == "delayed-reconfiguration" and reconf and not opened:
-            lines += ["# -- delayed reconfiguration: the changes below take effect at the reboot at the end", *reconf, ""]
-            opened = True
-        lines += _step(f, commands, done, sizing) + [""]
-    if reconf and not opened:
-        lines += [*reconf, ""]
-    if reboots:
-        lines += [f"# -- reboots the steps above need ({where}), once:", *_merged(reboots), ""]
-    return lines
-
-
-def _merged(commands: list[str]) -> list[str]:
-    """The same command asked for by several findings, once, with every note."""
-    notes: dict[str, list[str]] = {}
-    for cmd in commands:
-        code, _, note = cmd.partition(" #")
-        bucket = notes.setdefault(code.strip(), [])
-        if note.strip() and note.strip() not in bucket:
-            bucket.append(note.strip())
-    return [f"{code}   # {'; '.join(n)}" if n else code for code, n in notes.items()]
-
-
-def render_host(h: HostReport) -> str:
+def _header(h: HostReport, plan: ChangePlan, where: str, two_parts: bool) -> list[str]:
     lines = [
         "#!/bin/sh",
-        f"# Remediation for {h.host}, written by advisor {__version__} from {h.source}.",
+        f"# Change plan for {h.host}, to run on {where}; written by advisor {__version__} from {h.source}.",
         f"# Score {h.score if h.score is not None else '-'}; {len(h.findings)} finding(s). advisor ran none of this.",
-        "# Read every step, edit what needs your values, then run it with ADVISOR_CONFIRM=yes.",
+        "# Read every step, then run it with ADVISOR_CONFIRM=yes.",
+    ]
+    if two_parts:
+        lines += [f"# Part 1 ends with the reboot of the control domain. When it is back, run part 2:",
+                  f"#   ADVISOR_CONFIRM=yes sh {control_or_host_file(h, where)} {AFTER}"]
+    if plan.prerequisites:
+        lines += ["#", "# Prerequisites: do these first, as maintenance tasks; this script does not run them:"]
+        lines += [f"#   {p.command}   ({'; '.join(p.fixes)})" for p in plan.prerequisites]
+    if plan.notes:
+        lines += ["#", *[f"# Note: {_one_line(n)}" for n in plan.notes]]
+    return lines + [""]
+
+
+def control_or_host_file(h: HostReport, where: str) -> str:
+    return file_name(h.host) if where == _host_where(h) else control_file_name(h)
+
+
+def _host_where(h: HostReport) -> str:
+    return h.host
+
+
+def _guard(two_parts: bool) -> list[str]:
+    lines = [
         "set -eu",
         'if [ "${ADVISOR_CONFIRM:-}" != yes ]; then',
         '    echo "review this script, then run it with ADVISOR_CONFIRM=yes" >&2',
         "    exit 1",
         "fi",
-        "set -x",
-        "",
     ]
-    if not h.findings:
-        lines += ["# Nothing to change.", ""]
-    for domain in _domain_order(h):
-        lines += _section(domain, h.host, [f for f in h.findings if f.domain == domain])
+    if two_parts:
+        lines += [
+            'part="${1:-1}"',
+            'case "$part" in',
+            f"    1|{AFTER}) ;;",
+            f'    *) echo "usage: sh $0 [{AFTER}]" >&2; exit 2 ;;',
+            "esac",
+        ]
+    return lines + ["set -x", ""]
+
+
+def _script(h: HostReport, phases: list[PlanPhase], where: str, plan: ChangePlan) -> str:
+    two_parts = any(p.after_reboot for p in phases) and any(not p.after_reboot for p in phases)
+    lines = _header(h, plan, where, two_parts) + _guard(two_parts)
+    if not phases:
+        lines += ["# Nothing to change here.", ""]
+    first = [p for p in phases if not p.after_reboot]
+    second = [p for p in phases if p.after_reboot]
+    if two_parts:
+        lines += ['if [ "$part" = 1 ]; then', ""]
+        for phase in first:
+            lines += _phase(phase)
+        lines += ["exit 0", "fi", "", f"# ==== Part 2: run with the argument {AFTER} once the control domain is back", ""]
+        for phase in second:
+            lines += _phase(phase)
+    else:
+        for phase in phases:
+            lines += _phase(phase)
+    if plan.checks and where == h.host:
+        lines += ["# ==== Afterwards, check by hand " + "=" * 46]
+        lines += [f"#   {c.command}" for c in plan.checks]
     return "\n".join(lines).rstrip() + "\n"
 
 
+def render_host(h: HostReport) -> dict[str, str]:
+    """File name -> script: the captured host's, and the control domain's when
+    the ldm steps run elsewhere."""
+    plan = h.plan or ChangePlan()
+    mine = [p for p in plan.phases if p.script == "host"]
+    scripts = {file_name(h.host): _script(h, mine, h.host, plan)}
+    control = [p for p in plan.phases if p.script == "control-domain"]
+    if control:
+        scripts[control_file_name(h)] = _script(h, control, plan.control_domain or "the control domain", plan)
+    return scripts
+
+
 def render(report: Report) -> dict[str, str]:
-    """File name -> script, one per host that was judged."""
-    return {file_name(h.host): render_host(h) for h in report.hosts if h.status != "unreachable"}
+    """File name -> script, for every host that was judged."""
+    out: dict[str, str] = {}
+    for h in report.hosts:
+        if h.status != "unreachable":
+            out.update(render_host(h))
+    return out

@@ -1,0 +1,242 @@
+"""One change plan per host from all of its findings.
+
+Order (Oracle VM Server for SPARC administration guide: while the primary
+domain is in a delayed reconfiguration, configuration changes for other
+domains are refused until it reboots; seed 002: domains are stopped and
+started after that reboot):
+
+1. prerequisites: upgrades, listed with the versions needed, never run;
+2. live changes, in the captured host and through ldm;
+3. the control domain's delayed-reconfiguration batch and its one reboot
+   (part 1 of the script ends there);
+4. each other domain in one outage: stop, all of its changes, start;
+5. `ldm add-spconfig`, so the new configuration survives a power cycle.
+
+Steps that size one resource (cores, memory, a switch MTU) are merged into one
+decision; steps that depend on what advisor cannot see stay comments.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from advisor.facts.models import Domain, HostFacts
+from advisor.report.model import ChangePlan, Finding, FixStep, PlanPhase, PlanStep
+
+REBOOT = {"solaris": "shutdown -y -g0 -i6", "hpux": "shutdown -r -y 0", "linux": "shutdown -r now"}
+SAVE_CONFIG = 'ldm add-spconfig "advisor-$(date +%Y%m%d%H%M)"'
+
+
+@dataclass
+class _Step:
+    step: FixStep
+    fixes: list[str] = field(default_factory=list)
+
+    @property
+    def is_ldm(self) -> bool:
+        return self.step.code.startswith("ldm ")
+
+
+@dataclass
+class _Host:
+    """What the plan needs to know of the captured host and its domains."""
+
+    facts: HostFacts
+    domains: dict[str, Domain]
+    control: str  # the control domain's name in ldm (always primary on current releases)
+    local: str | None  # the captured domain's ldm name
+
+    @classmethod
+    def of(cls, facts: HostFacts) -> "_Host":
+        domains = {d.name: d for d in facts.domains or []}
+        control = next((d.name for d in domains.values() if d.is_control), "primary")
+        local = facts.ldom_name or (control if facts.is_control_domain else None)
+        return cls(facts, domains, control, local)
+
+    @property
+    def is_control(self) -> bool:
+        return self.facts.is_control_domain is True or (self.local is not None and self.local == self.control)
+
+    def outage_rank(self, name: str) -> tuple[int, str]:
+        dom = self.domains.get(name)
+        return (0 if dom is not None and (dom.is_service or dom.is_io) else 1, name)
+
+
+def _tag(f: Finding) -> str:
+    return f"{f.rule} on {f.subject}"
+
+
+def _merge(findings: list[Finding]) -> list[_Step]:
+    """Each command once, with every finding it serves; a restart wins over now."""
+    merged: dict[tuple[str, str, str | None], _Step] = {}
+    for f in findings:
+        for s in f.steps:
+            key = (s.kind, s.code, s.domain)
+            if key not in merged:
+                merged[key] = _Step(s.model_copy(deep=True))
+            entry = merged[key]
+            if _tag(f) not in entry.fixes:
+                entry.fixes.append(_tag(f))
+            if s.takes_effect == "restart":
+                entry.step.takes_effect = "restart"
+            entry.step.also_restarts = sorted(set(entry.step.also_restarts) | set(s.also_restarts))
+    return list(merged.values())
+
+
+def _sizing(steps: list[_Step], host: _Host, notes: list[str]) -> list[_Step]:
+    """One decision per resource: the most cores and memory any rule needs,
+    within max-cores; the lowest switch MTU (a switch above its link is never
+    right; the plans' MTU answers agree on 1500 where LSO makes it best)."""
+    by_key: dict[str, list[_Step]] = {}
+    rest: list[_Step] = []
+    for s in steps:
+        if s.step.sets and s.step.amount is not None:
+            by_key.setdefault(s.step.sets, []).append(s)
+        else:
+            rest.append(s)
+    for key, group in by_key.items():
+        kind, _, name = key.partition(":")
+        pick = (min if kind == "vsw-mtu" else max)(group, key=lambda s: s.step.amount or 0)
+        chosen = _Step(pick.step.model_copy(deep=True), [t for s in group for t in s.fixes if t not in pick.fixes])
+        chosen.fixes = list(dict.fromkeys(pick.fixes + chosen.fixes))
+        chosen.step.takes_effect = "restart" if any(s.step.takes_effect == "restart" for s in group) else "now"
+        if kind == "cores" and not _cap_cores(chosen, host.domains.get(name), notes):
+            continue
+        rest.append(chosen)
+    return rest
+
+
+def _cap_cores(s: _Step, dom: Domain | None, notes: list[str]) -> bool:
+    """Keep the core target within max-cores; False when nothing is left to do."""
+    if dom is None or dom.max_cores is None or not dom.max_cores.isdigit() or s.step.amount is None:
+        return True
+    limit = int(dom.max_cores)
+    if s.step.amount <= limit:
+        return True
+    notes.append(f"{dom.name} needs {s.step.amount:g} whole cores but its max-cores is {limit}; max-cores can be "
+                 f"raised only on a stopped, unbound domain (ldm stop, ldm unbind, ldm set-domain "
+                 f"max-cores={s.step.amount:g} {dom.name}, ldm bind, ldm start), so the plan stops at {limit}.")
+    if dom.whole_cores is not None and limit <= dom.whole_cores:
+        return False
+    s.step.amount = float(limit)
+    s.step.command = re.sub(r"^ldm set-core \d+ ", f"ldm set-core {limit} ", s.step.command)
+    return True
+
+
+def _plan_step(s: _Step) -> PlanStep:
+    st = s.step
+    note = None
+    if st.kind == "prerequisite":
+        note = "prerequisite: a maintenance task advisor never runs"
+    elif st.check_first is not None:
+        note = f"first check that {st.check_first}"
+    elif st.placeholder is not None:
+        note = f"fill in {st.placeholder} first"
+    return PlanStep(command=st.command, run=st.runnable, note=note, fixes=s.fixes, undo=st.undo)
+
+
+def _control_step(command: str, note: str | None = None) -> PlanStep:
+    return PlanStep(command=command, note=note)
+
+
+def build(findings: list[Finding], facts: HostFacts) -> ChangePlan:
+    host = _Host.of(facts)
+    plan = ChangePlan()
+    if not host.is_control and any(s.code.startswith("ldm ") for f in findings for s in f.steps):
+        plan.control_domain = _control_host(facts)
+    steps = _sizing(_merge(findings), host, plan.notes)
+    plan.prerequisites = [_plan_step(s) for s in steps if s.step.kind == "prerequisite"]
+    plan.checks = [_plan_step(s) for s in steps if s.step.kind == "check"]
+    changes = [s for s in steps if s.step.kind == "change"]
+    plan.phases = _phases(changes, host)
+    return plan
+
+
+def _control_host(facts: HostFacts) -> str:
+    return facts.control_host or "the control domain"
+
+
+def _outage_domains(changes: list[_Step], host: _Host) -> list[str]:
+    """Domains other than the control domain that need a stop and start."""
+    names: set[str] = set()
+    for s in changes:
+        st = s.step
+        if st.takes_effect == "restart" and s.is_ldm and st.domain and st.domain != host.control:
+            names.add(st.domain)
+        names.update(d for d in st.also_restarts if d != host.control)
+    return sorted(names, key=host.outage_rank)
+
+
+def _phases(changes: list[_Step], host: _Host) -> list[PlanPhase]:
+    outages = _outage_domains(changes, host)
+    ldm_script = "host" if host.is_control else "control-domain"
+    where_ldm = host.control if host.is_control else (host.facts.control_host or "control domain")
+    here = host.local or host.facts.host
+    live_here = [s for s in changes if not s.is_ldm and s.step.takes_effect == "now"]
+    boot_here = [s for s in changes if not s.is_ldm and s.step.takes_effect == "restart"]
+    live_ldm = [s for s in changes if s.is_ldm and s.step.takes_effect == "now" and s.step.domain not in outages]
+    reconf = [s for s in changes if s.is_ldm and s.step.takes_effect == "restart" and s.step.domain == host.control]
+    phases: list[PlanPhase] = []
+    if live_here:
+        phases.append(PlanPhase(title=f"Live changes in {here}", script="host", runs_on=here, outage="none",
+                                steps=[_plan_step(s) for s in live_here]))
+    if live_ldm:
+        phases.append(PlanPhase(title="Live changes through ldm", script=ldm_script, runs_on=where_ldm, outage="none",
+                                steps=[_plan_step(s) for s in live_ldm]))
+    control_boot = host.is_control and bool(boot_here)
+    if reconf or control_boot:
+        phases.append(_reconf_phase(reconf, boot_here if control_boot else [], host, ldm_script, where_ldm))
+    after = bool(reconf or control_boot)
+    for name in outages:
+        mine = [s for s in changes if s.is_ldm and s.step.domain == name]
+        phases.append(_outage_phase(name, mine, host, ldm_script, where_ldm, after))
+    if boot_here and not control_boot:
+        phases.append(_boot_phase(boot_here, host, here, here in outages))
+    if any(s.is_ldm and s.step.runnable for s in changes):
+        phases.append(PlanPhase(
+            title="Save the new configuration on the service processor", script=ldm_script, runs_on=where_ldm,
+            outage="none", after_reboot=after,
+            steps=[_control_step(SAVE_CONFIG, "so that the changes survive a power cycle; ldm list-spconfig lists "
+                                              "the saved configurations")]))
+    return phases
+
+
+def _reconf_phase(reconf: list[_Step], boot: list[_Step], host: _Host, script: str, where: str) -> PlanPhase:
+    steps: list[PlanStep] = []
+    if reconf:
+        steps.append(_control_step(f"ldm start-reconf {host.control}",
+                                   "delayed reconfiguration: the changes below take effect at the reboot; until "
+                                   "then ldm refuses changes to other domains"))
+        steps += [_plan_step(s) for s in reconf]
+    steps += [_plan_step(s) for s in boot]
+    steps.append(_control_step(REBOOT["solaris"], f"reboots {host.control}: its guests lose their virtual "
+                                                  f"network and disks until it is back"))
+    title = (f"Control domain {host.control}: delayed reconfiguration and one reboot" if reconf
+             else f"Control domain {host.control}: changes that take effect at its reboot")
+    return PlanPhase(title=title, script=script, runs_on=where, outage=f"reboot of {host.control}", steps=steps)
+
+
+def _outage_phase(name: str, mine: list[_Step], host: _Host, script: str, where: str, after: bool) -> PlanPhase:
+    dom = host.domains.get(name)
+    active = dom is None or dom.state in (None, "active")
+    steps = [_control_step(f"ldm stop {name}")] if active else []
+    steps += [_plan_step(s) for s in mine]
+    if active:
+        steps.append(_control_step(f"ldm start {name}"))
+    state = "" if active else f" ({name} was {dom.state} when captured: it is left as it was)"  # type: ignore[union-attr]
+    return PlanPhase(title=f"Domain {name}: one outage{state}", script=script, runs_on=where,
+                     outage=f"stop and start of {name}" if active else "none", after_reboot=after, steps=steps)
+
+
+def _boot_phase(boot: list[_Step], host: _Host, here: str, restarted_by_control: bool) -> PlanPhase:
+    steps = [_plan_step(s) for s in boot]
+    if restarted_by_control:
+        note = (f"the stop and start of {here} in the control domain's script applies these: run this part "
+                f"first, then that script")
+        return PlanPhase(title=f"Changes in {here} that take effect at its next start", script="host", runs_on=here,
+                         outage=f"stop and start of {here} (control domain's script)", steps=steps +
+                         [PlanStep(command=REBOOT.get(host.facts.platform, "reboot"), run=False, note=note)])
+    steps.append(_control_step(REBOOT.get(host.facts.platform, "reboot"), f"reboots {here}"))
+    return PlanPhase(title=f"Changes in {here} and one reboot", script="host", runs_on=here,
+                     outage=f"reboot of {here}", steps=steps)

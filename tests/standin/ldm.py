@@ -1,0 +1,167 @@
+"""A stand-in for `ldm`, `shutdown` and friends that enforces what Oracle VM
+Server for SPARC enforces, so that a remediation script that would fail, or
+leave a control domain half-reconfigured, fails here too.
+
+State is a JSON file named by $STANDIN_STATE:
+  {"control": "primary", "reconf": false, "domains": {NAME: {"state": ..., "max_cores": N|null,
+   "cores": N|null}}, "vsws": {NAME: {"domain": D, "mtu": N}}, "log": [...], "reboots": [...],
+   "spconfigs": [...]}
+
+Rules enforced (Oracle VM Server for SPARC administration guide and ldm(1M)):
+- while the primary domain is in a delayed reconfiguration, changes to other
+  domains (and stop/start) are refused until it reboots;
+- extended-mapin-space and a virtual switch's MTU on the control domain only
+  within a delayed reconfiguration; on other domains only while stopped;
+- a vnet's MTU and mode only while its domain is stopped;
+- set-core above max-cores is refused; unknown domains and switches are refused;
+- stop needs an active domain, start a stopped one; add-spconfig not while a
+  delayed reconfiguration is pending;
+- a reboot of the control domain ends its delayed reconfiguration.
+Upgrades (pkg, patchadd) and MTU raises (dladm set-linkprop -p mtu above 1500)
+always fail: a script must never run them unchecked.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+
+
+def _load() -> dict:
+    with open(os.environ["STANDIN_STATE"], encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def _save(state: dict) -> None:
+    with open(os.environ["STANDIN_STATE"], "w", encoding="utf-8") as fh:
+        json.dump(state, fh, indent=1)
+
+
+def _refuse(state: dict, argv: list[str], why: str) -> None:
+    state["log"].append(f"REFUSED {' '.join(argv)}: {why}")
+    _save(state)
+    print(f"{argv[0]}: {why}", file=sys.stderr)
+    sys.exit(1)
+
+
+def _domain(state: dict, argv: list[str], name: str) -> dict:
+    if name not in state["domains"]:
+        _refuse(state, argv, f"Domain {name} not found")
+    return state["domains"][name]
+
+
+def _change(state: dict, argv: list[str], name: str, needs: str) -> None:
+    """needs: 'any' (dynamic), 'reconf-or-stopped' (a boot-time property)."""
+    dom = _domain(state, argv, name)
+    control = name == state["control"]
+    if state["reconf"] and not control:
+        _refuse(state, argv, "All configuration changes for other domains are disabled until the primary domain reboots")
+    if needs == "reconf-or-stopped":
+        if control and not state["reconf"]:
+            _refuse(state, argv, f"{name}: this change needs a delayed reconfiguration (ldm start-reconf {name})")
+        if not control and dom["state"] == "active":
+            _refuse(state, argv, f"{name} must be stopped first")
+
+
+def ldm(argv: list[str]) -> None:
+    state = _load()
+    sub, args = argv[1], argv[2:]
+    settings = dict(a.split("=", 1) for a in args if "=" in a)
+    plain = [a for a in args if "=" not in a and not a.startswith("-")]
+    if sub in ("list", "ls", "list-domain", "list-bindings", "list-io", "list-spconfig", "-V"):
+        state["log"].append(" ".join(argv))
+        _save(state)
+        print("NAME             STATE      FLAGS")
+        return
+    if sub == "start-reconf":
+        if plain != [state["control"]]:
+            _refuse(state, argv, "start-reconf is for the control domain")
+        if state["reconf"]:
+            _refuse(state, argv, "a delayed reconfiguration is already in progress")
+        state["reconf"] = True
+    elif sub in ("set-core", "add-core"):
+        count, name = int(plain[0]), plain[1]
+        dom = _domain(state, argv, name)
+        _change(state, argv, name, "any")
+        total = count + (dom.get("cores") or 0 if sub == "add-core" else 0)
+        if dom.get("max_cores") is not None and total > dom["max_cores"]:
+            _refuse(state, argv, f"{name}: {total} cores exceeds max-cores {dom['max_cores']}")
+        dom["cores"] = total
+    elif sub == "set-memory":
+        _change(state, argv, plain[1], "any")
+    elif sub == "set-domain":
+        name = plain[0]
+        boot_time = {"extended-mapin-space", "max-cores"} & settings.keys()
+        _change(state, argv, name, "reconf-or-stopped" if boot_time else "any")
+        if "max-cores" in settings and state["domains"][name]["state"] != "inactive" and name != state["control"]:
+            _refuse(state, argv, f"{name} must be unbound to change max-cores")
+    elif sub in ("set-vsw", "set-vswitch"):
+        vsw = state["vsws"].get(plain[0])
+        if vsw is None:
+            _refuse(state, argv, f"Virtual switch {plain[0]} not found")
+        if "mtu" in settings:
+            mtu = int(settings["mtu"] or 1500)
+            if mtu > vsw["mtu"]:
+                _refuse(state, argv, f"unchecked MTU raise of {plain[0]} to {mtu}")
+            _change(state, argv, vsw["domain"], "reconf-or-stopped")
+            vsw["mtu"] = mtu
+        else:
+            _change(state, argv, vsw["domain"], "any")
+    elif sub == "set-vnet":
+        _change(state, argv, plain[1], "reconf-or-stopped" if {"mtu", "mode"} & settings.keys() else "any")
+    elif sub == "stop":
+        name = plain[0]
+        dom = _domain(state, argv, name)
+        if state["reconf"]:
+            _refuse(state, argv, "All configuration changes for other domains are disabled until the primary domain reboots")
+        if name == state["control"] or dom["state"] != "active":
+            _refuse(state, argv, f"{name} is not an active guest ({dom['state']})")
+        dom["state"] = "bound"
+    elif sub == "start":
+        dom = _domain(state, argv, plain[0])
+        if state["reconf"]:
+            _refuse(state, argv, "All configuration changes for other domains are disabled until the primary domain reboots")
+        if dom["state"] != "bound":
+            _refuse(state, argv, f"{plain[0]} is {dom['state']}, not bound")
+        dom["state"] = "active"
+    elif sub == "add-spconfig":
+        if state["reconf"]:
+            _refuse(state, argv, "the primary domain has a delayed reconfiguration pending: reboot it first")
+        if not plain or not re.fullmatch(r"[A-Za-z0-9_.-]+", plain[0]):
+            _refuse(state, argv, "add-spconfig needs a configuration name")
+        state["spconfigs"].append(plain[0])
+    else:
+        _refuse(state, argv, f"stand-in ldm does not know '{sub}'")
+    state["log"].append(" ".join(argv))
+    _save(state)
+
+
+def shutdown(argv: list[str]) -> None:
+    state = _load()
+    state["reboots"].append(" ".join(argv))
+    state["reconf"] = False
+    state["log"].append(" ".join(argv))
+    _save(state)
+
+
+def recorder(argv: list[str]) -> None:
+    state = _load()
+    text = " ".join(argv)
+    if argv[0] in ("pkg", "patchadd"):
+        _refuse(state, argv, "upgrades are prerequisites: a script never runs them")
+    mtu = re.search(r"\bmtu[= ](\d+)", text)
+    if argv[0] in ("dladm", "ip", "ifconfig") and mtu and int(mtu.group(1)) > 1500:
+        _refuse(state, argv, "unchecked MTU raise")
+    state["log"].append(text)
+    _save(state)
+
+
+def main() -> None:
+    argv = [os.path.basename(sys.argv[1]), *sys.argv[2:]]
+    {"ldm": ldm, "shutdown": shutdown, "init": shutdown, "reboot": shutdown}.get(argv[0], recorder)(argv)
+
+
+if __name__ == "__main__":
+    main()
