@@ -64,6 +64,7 @@ def build(capture: Capture, auto_inter_vnet_limit: int = 8) -> Built:
     planned = parsed.get("plan") or parsed.get("ldm-list-constraints-x")
     if planned is not None and not ({"ldm-list-l", "ldm-list-l-p"} & parsed.keys()):
         plan.build(facts, planned, auto_inter_vnet_limit)
+        ldoms.software_facts(facts)
         unused += [files[cid] for cid in parsed if cid not in ("plan", "ldm-list-constraints-x")]
         return Built(facts, errors, unused)
     if planned is not None:  # a built system's listing says more than its constraints
@@ -73,6 +74,7 @@ def build(capture: Capture, auto_inter_vnet_limit: int = 8) -> Built:
     _kstat(facts, parsed, files)
     _tunables(facts, parsed, files)
     _ldoms(facts, parsed, files, auto_inter_vnet_limit)
+    ldoms.software_facts(facts)
     if facts.platform == "linux":
         linux.build(facts, parsed, files)
     if facts.platform == "hpux":
@@ -113,6 +115,8 @@ def _identity(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -
         facts.solaris_major = r.major
         facts.solaris_minor = r.minor if r.minor is not None else facts.solaris_minor
         facts.solaris_update = r.update
+        if r.update and (m := re.fullmatch(r"(\d{1,2})/(\d{2})", r.update)):
+            facts.solaris_update_yymm = int(m.group(2)) * 100 + int(m.group(1))
         if r.arch:
             facts.arch = "sparc" if r.arch.upper() == "SPARC" else "x86"
         facts.evidence["solaris_major"] = _ev(files, "release", r.line)
@@ -133,6 +137,7 @@ def _identity(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -
         facts.platform = "solaris"
         facts.roles = sorted(vi.roles)
         facts.ldom_name = vi.domain_name
+        facts.control_host = vi.control_domain
         facts.is_control_domain = "control" in vi.roles
         facts.is_guest_domain = bool(vi.roles) and not ({"control", "i/o", "service", "root"} & vi.roles)
         facts.evidence["roles"] = _ev(files, "virtinfo", vi.line)

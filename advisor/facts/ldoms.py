@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from advisor.facts.models import Domain, Link, VNet, VNetRef, VSwitch
+from advisor.facts.models import Domain, HostFacts, Link, VNet, VNetRef, VSwitch
+from advisor.versions import version_ge
 from advisor.parsers.ldm_records import LdmDomain, LdmListing, Record
 from advisor.parsers.text import parse_int
 
@@ -123,6 +124,8 @@ def _vswitch(r: Record, domain: str, file: str) -> VSwitch:
                   mtu=parse_int(r.get("mtu") or ""), inter_vnet_link=r.get("inter-vnet-link"), mode=r.get("mode"))
     for field in ("name", "net_dev", "mtu", "inter_vnet_link"):
         vsw.evidence[field] = _ev(file, r.line)
+    m = re.fullmatch(r"switch@(\d+)", r.get("dev") or r.get("device") or "")
+    vsw.instance = int(m.group(1)) if m else None
     return vsw
 
 
@@ -157,6 +160,8 @@ def link_network(domains: list[Domain], vswitches: list[VSwitch], vnets: list[VN
         if vsw is None:
             continue
         vsw.vnet_count += 1
+        if vnet.domain not in vsw.vnet_domains:
+            vsw.vnet_domains.append(vnet.domain)
         vnet.vsw_mtu = vsw.mtu
         if vnet.mtu is not None and vsw.mtu is not None and vnet.mtu != vsw.mtu:
             vsw.mismatched_vnets.append(VNetRef(name=vnet.name, domain=vnet.domain, mtu=vnet.mtu))
@@ -172,25 +177,37 @@ def link_network(domains: list[Domain], vswitches: list[VSwitch], vnets: list[VN
         _ldc_budget(dom, vswitches, vnets, solaris_4080.get(dom.name), cpu_model, auto_limit)
 
 
-def _bandwidth(dom: Domain, vnets: list[VNet], by_vsw, own_links: list[Link] | None) -> None:
+MANAGEMENT_DRIVERS = {"usbecm"}  # the service processor's USB Ethernet link: no guest or host data
+
+
+def _ports_of_10g(speed_mbps: int) -> int:
+    """Whole 10 GbE ports a link is worth: 1 for 10 GbE, 4 for 40 GbE, none for 1 GbE."""
+    return -(-speed_mbps // 10000) if speed_mbps >= 10000 else 0
+
+
+def _bandwidth(dom: Domain, vnets: list[VNet], by_vsw: dict[tuple[str, str], VSwitch],
+               own_links: list[Link] | None) -> None:
+    """Data ports a service domain serves: links backing its vsws, and links it
+    owns that are up; never the SP's usbecm link, vsw pseudo-links or unused
+    ports. A guest reaches one link per distinct physical link behind its vsws."""
     if own_links is not None:
-        physical = [lk for lk in own_links if lk.is_physical and lk.state == "up"]
-        if all(lk.speed_mbps is not None for lk in physical):
-            dom.served_gbps = sum(lk.speed_mbps or 0 for lk in physical) / 1000
-            dom.evidence["served_gbps"] = ", ".join(lk.evidence.get("speed_mbps", "") for lk in physical)
+        backing = {v.net_dev for (d, _n), v in by_vsw.items() if d == dom.name and v.net_dev}
+        data = [lk for lk in own_links if lk.is_physical and lk.driver not in MANAGEMENT_DRIVERS
+                and (lk.name in backing or lk.device in backing or lk.state == "up")]
+        if all(lk.speed_mbps is not None for lk in data):
+            dom.ten_gbe_ports = sum(_ports_of_10g(lk.speed_mbps or 0) for lk in data)
+            dom.evidence["ten_gbe_ports"] = ", ".join(lk.evidence.get("speed_mbps", "") for lk in data)
     mine = [v for v in vnets if v.domain == dom.name]
-    speeds = [by_vsw.get((v.vsw_domain or "", v.vsw or "")) for v in mine]
-    known = [s.net_dev_speed_mbps for s in speeds if s is not None]
-    if mine and len(known) == len(mine) and all(k is not None for k in known):
-        dom.ten_gbe_vnets = sum(1 for k in known if k >= 10000)  # type: ignore[operator]
+    switches = [by_vsw.get((v.vsw_domain or "", v.vsw or "")) for v in mine]
+    if mine and all(s is not None and s.net_dev_speed_mbps is not None for s in switches):
+        reached = {(s.domain, s.net_dev) for s in switches if s is not None and (s.net_dev_speed_mbps or 0) >= 10000}
+        dom.ten_gbe_links = len(reached)
     elif not mine:
-        dom.ten_gbe_vnets = 0
+        dom.ten_gbe_links = 0
     serves = dom.is_service or dom.is_io
-    if serves and dom.served_gbps is not None and dom.served_gbps >= 10:
+    if (serves and dom.ten_gbe_ports) or dom.ten_gbe_links:
         dom.uses_10gbe = True
-    elif dom.ten_gbe_vnets:
-        dom.uses_10gbe = True
-    elif dom.ten_gbe_vnets == 0 and (not serves or dom.served_gbps is not None):
+    elif dom.ten_gbe_links == 0 and (not serves or dom.ten_gbe_ports is not None):
         dom.uses_10gbe = False
 
 
@@ -234,3 +251,31 @@ def _direct_links(vsw: VSwitch, auto_limit: int) -> bool:
     mode = (vsw.inter_vnet_link or "on").lower()
     return mode == "on" or (mode == "auto" and vsw.vnet_count <= auto_limit)
 
+
+
+def software_facts(facts: HostFacts) -> None:
+    """Whether the captured domain runs what brought the vnet/vsw rework and LSO
+    (seed 002: ldm 3.1 with Solaris 11.1 SRU 9, or Solaris 10 with 150031-07),
+    its own extended-mapin-space, and the peers of its vsw channels."""
+    local = next((d for d in facts.domains or [] if d.is_local), None)
+    if local is None and facts.ldom_name:
+        local = next((d for d in facts.domains or [] if d.name == facts.ldom_name), None)
+    facts.local_mapin = local.extended_mapin_space if local is not None else None
+    os_ok: bool | None = None
+    if facts.solaris_major == 11 and facts.solaris_minor is not None:
+        if facts.solaris_minor > 1:
+            os_ok = True
+        elif facts.solaris_minor == 1 and facts.sru is not None:
+            os_ok = facts.sru >= 9
+        elif facts.solaris_minor == 0:
+            os_ok = False
+    elif facts.solaris_major == 10 and facts.patches is not None:
+        os_ok = facts.patches.get("150031", 0) >= 7
+    ldm_ok: bool | None = True
+    if facts.is_control_domain:
+        ldm_ok = None if facts.ldm_version is None else version_ge(facts.ldm_version, "3.1")
+    facts.vnet_software = False if False in (os_ok, ldm_ok) else (None if None in (os_ok, ldm_ok) else True)
+    by_instance = {v.instance: v for v in facts.vswitches or [] if v.instance is not None and v.domain == (local.name if local else None)}
+    for ch in facts.ldcs or []:
+        if ch.module == "vsw" and ch.instance in by_instance:
+            ch.peer_domains = list(by_instance[ch.instance].vnet_domains)

@@ -33,8 +33,8 @@ class Domain(Fact):
     vsw_names: list[str] = []
     vnet_names: list[str] = []
     io_devices: list[str] = []
-    served_gbps: float | None = None  # physical bandwidth behind its vsws / NICs
-    ten_gbe_vnets: int | None = None  # its vnets on vsws backed by >= 10 GbE
+    ten_gbe_ports: int | None = None  # 10 GbE data ports it serves (links behind its vsws, owned links up)
+    ten_gbe_links: int | None = None  # distinct >= 10 GbE physical links its vnets reach through vsws
     uses_10gbe: bool | None = None  # serves or uses 10 GbE (None: cannot tell)
     ldc_estimate: int | None = None
     ldc_limit: int | None = None
@@ -56,6 +56,8 @@ class VSwitch(Fact):
     inter_vnet_link: str | None = None
     mode: str | None = None
     vnet_count: int = 0
+    vnet_domains: list[str] = []  # domains with a vnet on it (they restart for an MTU change)
+    instance: int | None = None  # N of its device switch@N: the vsw kstat instance
     mismatched_vnets: list[VNetRef] = []  # vnets whose MTU differs from the vsw's
     net_dev_speed_mbps: int | None = None
     net_dev_mtu: int | None = None
@@ -98,6 +100,7 @@ class LdcChannel(Fact):
     lso_max_len: int | None = None
     lso_opackets: int | None = None
     counters: dict[str, int] = {}  # traffic and loss counters, for advisor diff
+    peer_domains: list[str] | None = None  # vsw channels: the domains with a vnet on that switch
 
 
 class TcpLso(Fact):
@@ -155,13 +158,17 @@ class HostFacts(Fact):
     solaris_major: int | None = None
     solaris_minor: int | None = None
     solaris_update: str | None = None
+    solaris_update_yymm: int | None = None  # Solaris 10 update as a number: 1/13 is 1301, 8/11 is 1108
     sru: int | None = None
     arch: str | None = None  # "sparc" or "x86"
     ldm_version: str | None = None
     roles: list[str] | None = None  # virtinfo roles of the captured domain
     ldom_name: str | None = None  # its name in `ldm list` (virtinfo "Domain name")
+    control_host: str | None = None  # the control domain's host name (virtinfo "Control domain")
     is_control_domain: bool | None = None
     is_guest_domain: bool | None = None
+    local_mapin: str | None = None  # extended-mapin-space of the captured domain, where its listing shows it
+    vnet_software: bool | None = None  # the captured domain runs the levels with the vnet rework and LSO
     cpu_model: str | None = None
     threads_per_core: int | None = None
     vcpus: int | None = None
