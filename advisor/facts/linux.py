@@ -9,6 +9,9 @@ from advisor.facts.models import HostFacts, Interface, LinuxBridge, PCpu, PciCar
 from advisor.parsers.xen import cpu_set
 
 _VIRTUAL_PORT = re.compile(r"^(vif|tap|vnet|veth)")
+# The kernel features `ethtool -K IF tso on` turns on: tx-tcp-segmentation,
+# tx-tcp-ecn-segmentation, tx-tcp-mangleid-segmentation, tx-tcp6-segmentation.
+_TSO_PART = re.compile(r"tx-tcp[a-z0-9-]*-segmentation")
 
 
 def _ev(files: dict[str, str], cid: str, line: int) -> str:
@@ -131,6 +134,10 @@ def _interfaces(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str],
                 setattr(iface, attr, f.value)
                 setattr(iface, f"{attr}_fixed", f.fixed)
                 iface.evidence[attr] = _ev(files, cid, f.line)
+        subs = [f for name, f in features.items() if _TSO_PART.fullmatch(name)]
+        if iface.tso is not None and not iface.tso_fixed and subs and all(f.fixed for f in subs):
+            iface.tso_fixed = True  # ethtool 3.x and later mark the parts, not the tcp-segmentation-offload line
+            iface.evidence["tso_fixed"] = _ev(files, cid, subs[0].line)
         out.append(iface)
     if out:
         facts.interfaces = sorted(out, key=lambda i: i.name)
