@@ -10,6 +10,8 @@ from advisor.collect.capture import Capture, RawOutput
 from advisor.engine import packs
 from advisor.engine.evaluate import Engine
 from advisor.facts.build import build
+from advisor.facts.linux import link_gbps
+from advisor.parsers import linux_net
 from conftest import CAPTURES, FIXTURES
 
 P = FIXTURES / "parsers"
@@ -62,3 +64,50 @@ def test_the_gateway_bundle_reports_eth2_not_eth1() -> None:
     facts = _facts({p.stem: p for p in folder.glob("*.txt")})
     assert _statuses(facts, "linux.tso-off") == {"interface eth0": "pass", "interface eth1": "pass",
                                                  "interface eth2": "fail"}
+
+
+@pytest.mark.parametrize("gts,lanes,gbps", [(2.5, 8, 16.0), (5.0, 4, 16.0), (5.0, 8, 32.0), (2.5, 16, 32.0),
+                                            (8.0, 4, 31.51), (8.0, 2, 15.75), (16.0, 1, 15.75)])
+def test_link_bandwidth_is_speed_times_width_less_line_coding(gts, lanes, gbps) -> None:
+    assert link_gbps(gts, lanes) == gbps
+
+
+def _card(tmp_path: Path, lnksta: str, drivers: int = 2):
+    text = (P / "lspci-vv/dual-82599-gen1.txt").read_text()
+    text = text.replace("LnkSta:\tSpeed 2.5GT/s, Width x8,", f"LnkSta:\t{lnksta},")
+    if drivers < 2:
+        text = text.replace("\tKernel driver in use: ixgbe\n", "", 2 - drivers)
+    path = tmp_path / "lspci-vv.txt"
+    path.write_text(text)
+    return _facts({"lspci-vv": path})
+
+
+@pytest.mark.parametrize("lnksta,status", [
+    ("Speed 2.5GT/s, Width x8", "fail"),  # seed 004's PCIe 1.1 x8 card: 16 Gbit/s for 20
+    ("Speed 5GT/s, Width x4 (downgraded)", "fail"),  # the same 16 Gbit/s at PCIe 2.0
+    ("Speed 5GT/s (ok), Width x8 (ok)", "pass"),
+    ("Speed 8GT/s, Width x4", "pass"),
+    ("Speed 8GT/s, Width x2", "fail"),
+    ("Speed 2.5GT/s, Width x16", "pass"),
+])
+def test_two_busy_ports_need_twenty_gigabits_of_link(tmp_path: Path, lnksta, status) -> None:
+    facts = _card(tmp_path, lnksta)
+    assert _statuses(facts, "pcie.dual-port-gen1") == {"pci 03:00": status}
+
+
+def test_one_busy_port_passes_and_an_unknown_speed_is_unknown(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir(), (tmp_path / "b").mkdir()
+    assert _statuses(_card(tmp_path / "a", "Speed 5GT/s, Width x4", drivers=1), "pcie.dual-port-gen1") == {
+        "pci 03:00": "pass"}
+    unknown = _card(tmp_path / "b", "Speed unknown, Width x8")
+    assert unknown.pci_cards[0].link_gbps is None
+    assert _statuses(unknown, "pcie.dual-port-gen1") == {"pci 03:00": "unknown"}
+
+
+def test_a_real_82599es_trained_at_5gts_x4() -> None:
+    """A published lspci -vv (fixtures/README.md): LnkCap 5GT/s x8, LnkSta 5GT/s x4 (downgraded)."""
+    [fn] = linux_net.parse_lspci((P / "lspci-vv/82599es-5gts-x4-downgraded.txt").read_text())
+    assert (fn.speed("sta"), fn.width("sta"), fn.width("cap"), fn.driver, fn.link_sta_line) == (5.0, 4, 8, "vfio-pci", 30)
+    [card] = _facts({p.stem: p for p in (CAPTURES / "linux-82599-5gts-x4").glob("*.txt")}).pci_cards
+    assert (card.link_gts, card.link_width, card.link_gbps, card.functions_in_use) == (5.0, 4, 16.0, 2)
+    assert card.evidence["link_gbps"].endswith("lspci-vv.txt:30")

@@ -143,6 +143,13 @@ def _interfaces(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str],
         facts.interfaces = sorted(out, key=lambda i: i.name)
 
 
+def link_gbps(gts: float, lanes: int) -> float:
+    """Usable Gbit/s per direction of a PCIe link: 2.5 and 5 GT/s lanes carry
+    8b/10b code (seed 004: x8 at 2.5 GT/s is 16 Gbit/s, 4 Gbit/s per lane at
+    5 GT/s), 8 GT/s and faster 128b/130b."""
+    return round(gts * lanes * (128 / 130 if gts >= 8 else 8 / 10), 2)
+
+
 def _pci_cards(functions: list, files: dict[str, str]) -> list[PciCard]:
     cards: dict[str, PciCard] = {}
     for fn in functions:
@@ -151,10 +158,19 @@ def _pci_cards(functions: list, files: dict[str, str]) -> list[PciCard]:
         card = cards.setdefault(fn.card, PciCard(card=fn.card, description=fn.description, functions=[]))
         card.functions.append(fn.address)
         card.ten_gig = card.ten_gig or bool(re.search(r"10[- ]?(?:Gigabit|GbE|G\b)|82599|82598|X520|X540", fn.description, re.I))
-        speed = fn.speed("sta")
-        if speed is not None:
-            card.link_gts = speed if card.link_gts is None else min(card.link_gts, speed)
-            card.evidence["link_gts"] = _ev(files, "lspci-vv", fn.line)
+        speed, width = fn.speed("sta"), fn.width("sta")
+        where = _ev(files, "lspci-vv", fn.link_sta_line or fn.line)
+        if speed is not None and (card.link_gts is None or speed < card.link_gts):
+            card.link_gts = speed
+            card.evidence["link_gts"] = where
+        if width is not None and (card.link_width is None or width < card.link_width):
+            card.link_width = width
+            card.evidence["link_width"] = where
+        if speed is not None and width:  # a function's own link: the slowest decides for the card
+            gbps = link_gbps(speed, width)
+            if card.link_gbps is None or gbps < card.link_gbps:
+                card.link_gbps = gbps
+                card.evidence["link_gbps"] = where
         card.functions_in_use += 1 if fn.driver else 0
         card.evidence.setdefault("functions_in_use", _ev(files, "lspci-vv", fn.line))
     return sorted(cards.values(), key=lambda c: c.card)

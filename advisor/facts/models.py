@@ -255,4 +255,6 @@ class PciCard(Fact):
     functions: list[str]
     ten_gig: bool = False
     link_gts: float | None = None  # negotiated speed per lane (LnkSta)
+    link_width: int | None = None  # negotiated lanes (LnkSta)
+    link_gbps: float | None = None  # usable Gbit/s per direction: GT/s x lanes x 8b/10b (below 8 GT/s) or 128b/130b
     functions_in_use: int = 0  # with a kernel driver bound

@@ -158,6 +158,7 @@ class PciFunction:
     driver: str | None = None
     line: int = 0
     attrs: dict[str, str] = field(default_factory=dict)
+    link_sta_line: int | None = None
 
     @property
     def card(self) -> str:
@@ -165,6 +166,7 @@ class PciFunction:
         return self.address.rsplit(".", 1)[0]
 
     def speed(self, which: str) -> float | None:
+        """GT/s per lane of LnkCap or LnkSta (`Speed 5GT/s (ok)`); None for `Speed unknown`."""
         text = self.link_sta if which == "sta" else self.link_cap
         m = re.search(r"Speed\s+([\d.]+)GT/s", text or "")
         return float(m.group(1)) if m else None
@@ -195,6 +197,7 @@ def parse_lspci(text: str) -> list[PciFunction]:
             fn.link_cap = s[len("LnkCap:"):].strip()
         elif s.startswith("LnkSta:"):
             fn.link_sta = s[len("LnkSta:"):].strip()
+            fn.link_sta_line = ln.number
         elif s.startswith("Kernel driver in use:"):
             fn.driver = s.split(":", 1)[1].strip()
     if not out:
