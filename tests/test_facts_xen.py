@@ -42,3 +42,17 @@ def test_exclusions_and_dom0_vcpus_pin(tmp_path: Path) -> None:
     [guest] = facts.xen_guest_vcpus
     assert guest.hard_cpus == [0, 1, 5, 6, 7] and guest.pinned_cpu is None
     assert facts.xen_dom0_pinned == [0, 1] and guest.overlaps_dom0 == [0, 1]
+
+
+def _storage_findings():
+    from conftest import CAPTURES, POLICIES, review
+
+    [host] = review(CAPTURES / "ovm-dom0-untuned", policy=POLICIES / "xen-storage.yaml").hosts
+    return {f.rule: f for f in host.findings if f.rule in ("xen.mtu-chain", "xen.jumbo-storage")}
+
+
+def test_jumbo_storage_quotes_the_seed_udp_baseline_as_udp() -> None:
+    """Seed 003's ~1.9 Gbit/s at MTU 1500 was an iperf UDP run; only the 6.27 Gbit/s was TCP."""
+    effect = _storage_findings()["xen.jumbo-storage"].effect
+    assert "6.27 Gbit/s" in effect and "UDP" in effect and "1.85" in effect
+    assert "TCP from 1.9" not in effect
