@@ -51,6 +51,17 @@ def _storage_findings():
     return {f.rule: f for f in host.findings if f.rule in ("xen.mtu-chain", "xen.jumbo-storage")}
 
 
+def test_uplink_first_with_the_switch_check_then_vifs_then_the_bridge() -> None:
+    """Raising the uplink's MTU depends on the external switch, which advisor cannot see."""
+    for rule, finding in _storage_findings().items():
+        steps = [c.split("   #")[0] for c in finding.remediation]
+        assert steps == ["ip link set dev eth2 mtu 9000", "ip link set dev vif5.0 mtu 9000",
+                         "ip link set dev vif6.0 mtu 9000", "ip link set dev xenbr1 mtu 9000"], rule
+        assert "check first that the external switch port and every hop of the path accept MTU 9000" \
+            in finding.remediation[0], rule
+        assert all("switch" not in c for c in finding.remediation[1:]), rule
+
+
 def test_jumbo_storage_quotes_the_seed_udp_baseline_as_udp() -> None:
     """Seed 003's ~1.9 Gbit/s at MTU 1500 was an iperf UDP run; only the 6.27 Gbit/s was TCP."""
     effect = _storage_findings()["xen.jumbo-storage"].effect
