@@ -41,6 +41,17 @@ def _detected(facts: HostFacts) -> Detected:
                     domain_roles=facts.roles, cpu_model=facts.cpu_model, inputs=facts.inputs)
 
 
+def _status(errors: list[str], findings: list, results: list) -> str:
+    """clean only when something was judged: a host whose every check lacked its
+    input has no evidence, which is not a pass."""
+    if errors:
+        return "error"
+    if findings:
+        return "findings"
+    evaluated = any(r.status in ("pass", "fail") for r in results)
+    return "clean" if evaluated else "no-evidence"
+
+
 def review_capture(capture: Capture, engine: Engine) -> HostReport:
     return review_with_facts(capture, engine)[0]
 
@@ -56,7 +67,7 @@ def review_with_facts(capture: Capture, engine: Engine) -> tuple[HostReport, Hos
     report = HostReport(
         host=host, source=capture.source, platform=built.facts.platform, kind=built.facts.kind,
         detected=_detected(built.facts), score=scoring.score(results),
-        status="error" if errors else ("findings" if accepted.findings else "clean"),
+        status=_status(errors, accepted.findings, results),
         counts=scoring.counts(results), results=results, findings=accepted.findings, errors=errors,
         not_collected=not_collected, unused=built.unused,
         incomplete=[m.command or m.command_id for m in capture.missing.values() if m.unfinished],

@@ -128,7 +128,7 @@ def _plan_step(s: _Step) -> PlanStep:
     st = s.step
     note = None
     if st.kind == "prerequisite":
-        note = "prerequisite: a maintenance task advisor never runs"
+        note = "prerequisite, never run by advisor"
     elif st.check_first is not None:
         note = f"first check that {st.check_first}"
     elif st.placeholder is not None:

@@ -24,6 +24,9 @@ def gate(report: Report, fail_on: str, min_score: float | None) -> None:
     unread = len(_input_errors(report))
     if unread:
         reasons.append(f"{unread} input(s) could not be read")
+    blind = [h.host for h in report.hosts if h.status == "no-evidence"]
+    if blind and (fail_on != "never" or min_score is not None):
+        reasons.append(f"nothing could be evaluated on {', '.join(blind)} (no evidence)")
     if fail_on != "never":
         floor = Severity(fail_on).rank
         worst = [f for h in report.hosts for f in h.findings if f.severity.rank >= floor]

@@ -155,7 +155,7 @@ class HostReport(BaseModel):
     kind: Literal["capture", "plan"] = "capture"  # a plan: judged before it is built
     detected: Detected
     score: float | None
-    status: Literal["clean", "findings", "error", "unreachable"]
+    status: Literal["clean", "findings", "no-evidence", "error", "unreachable"]  # no-evidence: nothing evaluated
     counts: Counts
     results: list[Result]
     findings: list[Finding]

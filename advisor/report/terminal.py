@@ -11,10 +11,10 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from advisor.report.model import RUNTIME_REASON, Finding, HostReport, Report
+from advisor.report.model import RUNTIME_REASON, ChangePlan, Finding, HostReport, PlanStep, Report
 
 _STYLE = {"critical": "bold white on red", "high": "bold red", "medium": "yellow", "low": "cyan", "info": "dim"}
-_STATUS_STYLE = {"clean": "green", "findings": "yellow", "error": "red", "unreachable": "red"}
+_STATUS_STYLE = {"clean": "green", "findings": "yellow", "no-evidence": "red", "error": "red", "unreachable": "red"}
 
 
 class Output:
@@ -65,8 +65,10 @@ def _header(h: HostReport) -> Group:
         os_name or None, arch, f"SRU {d.sru}" if d.sru is not None else None,
         f"ldm {d.ldm_version}" if d.ldm_version else None, d.cpu_model,
         f"role: {' '.join(d.domain_roles)}" if d.domain_roles else None) if p]
-    score = "n/a" if h.score is None else f"{h.score:g}/100"
     c = h.counts
+    checks = c.passed + c.failed
+    score = ("no evidence" if h.score is None and checks == 0 else "n/a" if h.score is None
+             else f"{h.score:g}/100 from {checks} of {checks + c.unknown} checks")
     title = Text.assemble((h.host, "bold"), f"  {h.platform}  score ", (score, "bold"))
     return Group(title, _fields([
         ("detected", ", ".join(parts) or "no version information"),
@@ -86,20 +88,59 @@ def _fields(rows: list[tuple[str, str]], style: str = "") -> Table:
     return grid
 
 
-def _finding(f: Finding) -> Group:
+def _numbered(plan: ChangePlan | None) -> list[tuple[str, PlanStep]]:
+    """Plan steps with the numbers the report shows: P1.. for prerequisites, 1.. for the rest."""
+    if plan is None:
+        return []
+    steps = [(f"P{i}", s) for i, s in enumerate(plan.prerequisites, 1)]
+    return steps + [(str(i), s) for i, s in enumerate((s for ph in plan.phases for s in ph.steps), 1)]
+
+
+def _finding(f: Finding, numbered: list[tuple[str, PlanStep]]) -> Group:
     head = Text.assemble((f"{f.severity.value.upper():<8}", _STYLE[f.severity.value]), (f.rule, "bold"),
                          "  ", f.subject)
     rows = [("", f.message), ("observed", f.observed), ("expected", f.expected)]
     if f.evidence:
         rows.append(("evidence", ", ".join(f.evidence)))
     rows.append(("effect", f.effect))
-    rows.append(("fix", f"impact: {f.impact}"))
-    rows.extend(("", f"$ {cmd}") for cmd in f.remediation)
+    tag = f"{f.rule} on {f.subject}"
+    mine = [(n, s) for n, s in numbered if tag in s.fixes]
+    rows.append(("fix", f"impact: {f.impact}; plan step {', '.join(n for n, _ in mine)}" if mine
+                 else f"impact: {f.impact}; follows from the other findings' steps" if f.steps
+                 else f"impact: {f.impact}"))
+    rows.extend(("", _shown(s)) for _n, s in mine)
+    checks = [s.as_text() for s in f.steps if s.kind == "check"]
+    rows.extend(("check", c) for c in checks)
     if f.undo:
         rows.append(("undo", "; ".join(f.undo)))
     conf = "" if f.confidence == "confirmed" else " [unconfirmed]"
     rows.append(("source", f.source + conf))
     return Group(head, _fields(rows))
+
+
+def _shown(step: PlanStep) -> str:
+    """A runnable command after '$ '; anything else as a comment saying why it is not run."""
+    if step.run:
+        return f"$ {step.command}"
+    return f"# {step.note}: {step.command}" if step.note else f"# {step.command}"
+
+
+def _plan(h: HostReport, numbered: list[tuple[str, PlanStep]]) -> list[object]:
+    plan = h.plan
+    if plan is None or not (plan.prerequisites or plan.phases):
+        return []
+    out: list[object] = [Text("Change plan (in this order; --format script writes it as scripts):", style="bold")]
+    by_step = {id(s): n for n, s in numbered}
+    if plan.prerequisites:
+        out.append(_fields([("before", "prerequisites, maintenance tasks advisor never runs:")]))
+        out.append(_fields([(by_step[id(s)], s.command) for s in plan.prerequisites]))
+    for phase in plan.phases:
+        part = " (after the reboot)" if phase.after_reboot else ""
+        out.append(_fields([("", f"{phase.title}{part}; on {phase.runs_on}; interrupts: {phase.outage}")]))
+        out.append(_fields([(by_step[id(s)], _shown(s)) for s in phase.steps]))
+    for note in plan.notes:
+        out.append(_fields([("note", note)]))
+    return out
 
 
 def _unknowns(h: HostReport) -> list[Table]:
@@ -130,11 +171,19 @@ def render(report: Report, console: Output) -> None:
         if h.unused:
             console.print(_fields([("not read", f"{f} (no rule uses it yet)") for f in h.unused]))
         console.print()
-        if not h.findings:
+        if h.status == "no-evidence":
+            console.print(Text("  No evidence: no check could be evaluated with these outputs (see below).",
+                               style="red"))
+        elif not h.findings:
             console.print(Text("  No findings.", style="green"))
             console.print()
+        numbered = _numbered(h.plan)
         for f in h.findings:
-            console.print(_finding(f))
+            console.print(_finding(f, numbered))
+            console.print()
+        for item in _plan(h, numbered):
+            console.print(item)
+        if h.plan is not None and (h.plan.prerequisites or h.plan.phases):
             console.print()
         if h.waived:
             console.print(Text("Waived:", style="bold"))

@@ -1,0 +1,212 @@
+"""Rules right on the hosts they judge: each case is a variant of a bundled
+capture that a rule misjudged (a finding on a healthy setup, or none on a
+broken one), with what it must say now."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from conftest import CAPTURES, POLICIES, review
+
+TUNED = CAPTURES / "t5-primary-tuned"
+UNTUNED = CAPTURES / "t5-primary-untuned"
+
+
+def _variant(tmp_path: Path, bundle: Path, edits: dict[str, list[tuple[str, str]]]) -> Path:
+    out = tmp_path / bundle.name
+    shutil.copytree(bundle, out)
+    for name, pairs in edits.items():
+        path = out / name
+        text = path.read_text() if path.exists() else ""
+        for old, new in pairs:
+            assert old in text, (name, old)
+            text = text.replace(old, new, 1)
+        path.write_text(text)
+    return out
+
+
+def _host(bundle: Path, policy: Path | None = None):
+    [host] = review(bundle, policy=policy).hosts
+    assert host.errors == []
+    return host
+
+
+def _results(host, rule: str) -> dict[str, str]:
+    return {r.subject: r.status for r in host.results if r.rule == rule}
+
+
+def _finding(host, rule: str, subject: str):
+    return next(f for f in host.findings if f.rule == rule and f.subject == subject)
+
+
+def _commands(host) -> list[str]:
+    return [s.command for p in host.plan.phases for s in p.steps if s.run]
+
+
+def test_service_cores_count_data_ports_only(tmp_path: Path) -> None:
+    """The SP's usbecm link and unused ports are not 10 GbE bandwidth: the tuned
+    control domain (4 cores, 2 ports at 10 GbE) still passes."""
+    bundle = _variant(tmp_path, TUNED, {"dladm-show-phys.txt": [(
+        "net5              Ethernet             up         0      unknown   vsw1",
+        "net5              Ethernet             up         0      unknown   vsw1\n"
+        "net6              Ethernet             up         10     full      usbecm0")]})
+    host = _host(bundle)
+    assert _results(host, "ldoms.service-cores")["domain primary"] == "pass"
+    assert _results(host, "ldoms.service-memory")["domain primary"] == "pass"
+
+
+def test_service_cores_count_an_owned_port_that_is_up(tmp_path: Path) -> None:
+    bundle = _variant(tmp_path, TUNED, {"dladm-show-phys.txt": [(
+        "net2              Ethernet             unknown    0      unknown   ixgbe2",
+        "net2              Ethernet             up         10000  full      ixgbe2")]})
+    host = _host(bundle)
+    finding = _finding(host, "ldoms.service-cores", "domain primary")
+    assert finding.severity.value == "medium" and "3 10 GbE data port(s) with 4 whole cores" in finding.message
+    assert "ldm set-core 6 primary" in _commands(host)
+
+
+def test_guest_cores_count_links_not_vnets(tmp_path: Path) -> None:
+    """Two vnets on one switch reach one 10 GbE link: 2 cores are enough."""
+    bundle = _variant(tmp_path, TUNED, {"ldm-list-l-p.txt": [(
+        "VNET|name=vnet0|dev=network@0|service=primary-vsw0@primary|mac-addr=00:14:4f:f9:c0:a4|mode=|pvid=1|vid=|mtu=1500|linkprop=|id=0\n",
+        "VNET|name=vnet0|dev=network@0|service=primary-vsw0@primary|mac-addr=00:14:4f:f9:c0:a4|mode=|pvid=1|vid=|mtu=1500|linkprop=|id=0\n"
+        "VNET|name=vnet9|dev=network@9|service=primary-vsw0@primary|mac-addr=00:14:4f:f9:c0:a9|mode=|pvid=1|vid=|mtu=1500|linkprop=|id=9\n")]})
+    host = _host(bundle)
+    assert _results(host, "ldoms.guest-cores")["domain ldg1"] == "pass"
+    assert _results(host, "ldoms.guest-memory")["domain ldg1"] == "pass"
+
+
+def test_a_domain_with_a_vf_and_vnets_is_judged_by_the_vnet_rules(tmp_path: Path) -> None:
+    bundle = _variant(tmp_path, TUNED, {"ldm-list-l-p.txt": [
+        ("DOMAIN|name=db1|state=active|flags=normal|cons=5002|ncpu=16|mem=17179869184|util=0.4|uptime=1040460|norm_util=0.4\n"
+         "CONTROL|failure-policy=ignore|extended-mapin-space=on",
+         "DOMAIN|name=db1|state=active|flags=normal|cons=5002|ncpu=16|mem=2147483648|util=0.4|uptime=1040460|norm_util=0.4\n"
+         "CONTROL|failure-policy=ignore|extended-mapin-space=off"),
+        ("VDISK|name=db1-root",
+         "VNET|name=vnet0|dev=network@0|service=primary-vsw1@primary|mac-addr=00:14:4f:f8:71:0e|mode=|pvid=1|vid=|mtu=1500|linkprop=|id=0\n"
+         "VDISK|name=db1-root")]})
+    host = _host(bundle)
+    assert _results(host, "ldoms.extended-mapin-space")["domain db1"] == "fail"
+    assert _results(host, "ldoms.guest-memory")["domain db1"] == "fail"
+    assert _results(host, "ldoms.guest-cores")["domain db1"] == "pass"
+
+
+def test_dring_mode_names_the_peer_when_the_control_domain_is_ready(tmp_path: Path) -> None:
+    bundle = _variant(tmp_path, TUNED, {"kstat-p.txt": [("vsw:1:vswldc0x6:dring_mode\t4", "vsw:1:vswldc0x6:dring_mode\t1")]})
+    host = _host(bundle)
+    finding = _finding(host, "ldoms.dring-mode", "ldc vsw:1:vswldc0x6")
+    assert "primary is ready, so the other end is at fault: ldg2" in finding.message
+    assert [c.command for c in host.plan.checks] == [
+        "ldm list -l ldg2 | grep extended-mapin   # on the control domain: the other end must be on too"]
+    assert any("in ldg2" in p.command for p in host.plan.prerequisites)
+    assert not any(c.startswith("ldm set-domain") for c in _commands(host))
+
+
+def test_dring_mode_on_solaris_10_is_fixed_by_the_patch_not_pkg() -> None:
+    host = _host(CAPTURES / "s10-guest-untuned")
+    prereq = [p.command for p in host.plan.prerequisites]
+    assert any(c.startswith("patchadd 150031-07") for c in prereq)
+    assert not any(c.startswith("pkg ") for c in prereq)
+
+
+def test_lso_is_judged_from_a_control_domains_switch_channels(tmp_path: Path) -> None:
+    bundle = _variant(tmp_path, TUNED, {"kstat-p.txt": [("vsw:0:vswldc0x3:lso_enabled\t1", "vsw:0:vswldc0x3:lso_enabled\t0")]})
+    host = _host(bundle)
+    assert _finding(host, "ldoms.lso", "host t5-primary-tuned").observed == "lso_enabled 0 on vswldc0x3"
+
+
+def test_solaris_10_in_a_control_domain_fails_the_software_level(tmp_path: Path) -> None:
+    bundle = _variant(tmp_path, TUNED, {
+        "release.txt": [("Oracle Solaris 11.3 SPARC", "Oracle Solaris 10 1/13 s10s_u11wos_24a SPARC")],
+        "uname-a.txt": [("5.11", "5.10")],
+        "showrev-p.txt": [("", "Patch: 150031-09 Obsoletes:  Requires: 118833-36 Incompatibles:  Packages: SUNWldomr\n")]})
+    (bundle / "pkg-entire.txt").unlink()
+    host = _host(bundle)
+    finding = _finding(host, "ldoms.software-level", "host t5-primary-tuned")
+    assert finding.severity.value == "high" and "Solaris 10 in a control or service domain" in finding.message
+    assert [p.command for p in host.plan.prerequisites] == [
+        "Solaris 11.1 SRU 9 or later in this domain   # a reinstall: Solaris 10 has no upgrade path to 11"]
+
+
+def test_jumbo_frames_rest_on_the_lso_software_not_the_ldm_version(tmp_path: Path) -> None:
+    """ldm 3.1 with Solaris 11.1 SRU 4 has no LSO: MTU 1500 is the slow case,
+    and the plan's answer is the upgrade, not jumbo frames."""
+    bundle = _variant(tmp_path, UNTUNED, {"ldm-version.txt": [("3.0.0.2", "3.1.0.0.24")]})
+    host = _host(bundle)
+    finding = _finding(host, "ldoms.jumbo-frames", "vsw primary-vsw0")
+    assert finding.severity.value == "medium"
+    assert not any("mtu=9000" in c for c in _commands(host))
+    assert any(p.command.startswith("ldm 3.1 or later with Solaris 11.1 SRU 9") for p in host.plan.prerequisites)
+
+
+def test_a_vnet_below_its_switch_is_supported_and_a_switch_above_its_link_is_high(tmp_path: Path) -> None:
+    host = _host(UNTUNED)
+    finding = _finding(host, "ldoms.mtu-mismatch", "vsw primary-vsw1")
+    assert finding.severity.value == "high" and "above its link net1 MTU 1500" in finding.message
+    assert "ldm set-vsw mtu=1500 primary-vsw1" in _commands(host)
+    assert not any(c.startswith(("dladm", "ldm set-vnet mtu")) for c in _commands(host))
+    lowered = _variant(tmp_path, TUNED, {"ldm-list-l-p.txt": [
+        ("mac-addr=00:14:4f:fa:90:55|mode=|pvid=1|vid=|mtu=1500", "mac-addr=00:14:4f:fa:90:55|mode=|pvid=1|vid=|mtu=1400")]})
+    host = _host(lowered)
+    finding = _finding(host, "ldoms.mtu-mismatch", "vsw primary-vsw1")
+    assert finding.severity.value == "info" and "this is supported" in finding.message
+    assert _commands(host) == []
+
+
+def test_inter_vnet_link_is_not_applicable_with_one_vnet(tmp_path: Path) -> None:
+    bundle = _variant(tmp_path, TUNED, {"ldm-list-l-p.txt": [("|id=1|inter-vnet-link=on|dev=switch@1", "|id=1|inter-vnet-link=off|dev=switch@1")]})
+    assert _results(_host(bundle), "ldoms.inter-vnet-link")["vsw primary-vsw1"] == "not_applicable"
+
+
+def test_whole_core_rounds_up_and_never_shrinks_a_domain(tmp_path: Path) -> None:
+    """12 vCPUs on 8-thread cores: 2 cores, not 1 (which would take 4 vCPUs away)."""
+    bundle = _variant(tmp_path, TUNED, {"ldm-list-l-p.txt": [
+        ("DOMAIN|name=ldg1|state=active|flags=normal|cons=5000|ncpu=16", "DOMAIN|name=ldg1|state=active|flags=normal|cons=5000|ncpu=12"),
+        ("|cid=5|cpuset=40,41,42,43,44,45,46,47", "|cid=5|cpuset=40,41,42,43"),
+        ("|vid=12|pid=44|cid=5|util=0.3|strand=100\n|vid=13|pid=45|cid=5|util=0.3|strand=100\n"
+         "|vid=14|pid=46|cid=5|util=0.3|strand=100\n|vid=15|pid=47|cid=5|util=0.3|strand=100\n", ""),
+        ("CONSTRAINT|cpu=whole-core|max-cores=unlimited\nVARIABLES\n|auto-boot?=true\nVNET|name=vnet0|dev=network@0|service=primary-vsw0@primary|mac-addr=00:14:4f:f9:c0:a4",
+         "CONSTRAINT|threading=max-throughput\nVARIABLES\n|auto-boot?=true\nVNET|name=vnet0|dev=network@0|service=primary-vsw0@primary|mac-addr=00:14:4f:f9:c0:a4")]})
+    host = _host(bundle)
+    assert _results(host, "ldoms.whole-core")["domain ldg1"] == "fail"
+    assert "ldm set-core 2 ldg1" in _commands(host)
+    assert "ldm set-core 1 ldg1" not in _commands(host)
+
+
+def test_soft_rings_never_exceed_the_vcpus(tmp_path: Path) -> None:
+    host = _host(CAPTURES / "s10-guest-untuned")
+    finding = _finding(host, "solaris10.soft-rings", "host s10-guest-untuned")
+    vcpus = host.detected and _vcpus(CAPTURES / "s10-guest-untuned")
+    target = int(finding.steps[0].command.split("=")[1].split("'")[0])
+    assert 2 < target <= vcpus
+
+
+def _vcpus(bundle: Path) -> int:
+    from advisor.collect.offline import Loader
+    from advisor.facts.build import build
+
+    with Loader() as loader:
+        [cap] = loader.load(bundle)
+    return build(cap).facts.vcpus
+
+
+def test_vf_mtu_is_information_with_a_valid_commented_fix() -> None:
+    host = _host(CAPTURES / "s11-guest-untuned")
+    finding = _finding(host, "ldoms.vf-mtu", "link net1")
+    assert finding.severity.value == "info" and finding.confidence == "unconfirmed"
+    [step] = [s for p in host.plan.phases for s in p.steps if "mtu=1500 net1" in s.command]
+    assert step.command == "dladm set-linkprop -p mtu=1500 net1" and not step.run and "82599" in (step.note or "")
+
+
+def test_wan_window_never_lowers_and_restarts_sshd(tmp_path: Path) -> None:
+    policy = POLICIES / "declared-intents.yaml"
+    host = _host(CAPTURES / "x4270-s10-untuned", policy)
+    finding = _finding(host, "solaris.tcp-window-wan", "host x4270-s10-untuned")
+    codes = [s.code for s in finding.steps]
+    assert "ndd -set /dev/tcp tcp_recv_hiwat 1048576" in codes
+    assert not any(c.startswith("ndd -set /dev/tcp tcp_max_buf") for c in codes)  # 1 MB does not exceed it
+    sshd = [s for s in finding.steps if "svcadm restart svc:/network/ssh:default" in s.command]
+    assert sshd and not sshd[0].runnable
+    higher = _variant(tmp_path, CAPTURES / "x4270-s10-untuned", {"ndd-tcp.txt": [("tcp_recv_hiwat 49152", "tcp_recv_hiwat 4194304")]})
+    assert _results(_host(higher, policy), "solaris.tcp-window-wan") == {"host x4270-s10-untuned": "pass"}
