@@ -12,6 +12,7 @@ from advisor.facts.build import build
 from conftest import CAPTURES, run_cli
 
 RX6600 = CAPTURES / "hpux-rx6600-untuned"
+RX6600_V = CAPTURES / "hpux-rx6600-lanscan-v"  # its lanscan.txt holds lanscan -v with lanscan -q appended
 
 
 def _facts(folder: Path):
@@ -76,7 +77,7 @@ def test_transmit_cko_off_is_named_and_turned_on_first(tmp_path: Path) -> None:
     by_subject = {f.subject: f for f in _tso_findings(folder)}
     finding = by_subject["interface lan0"]
     assert "transmit checksum offload is off too" in finding.message
-    assert finding.remediation[0].startswith("nwmgr --sa -A TX_CKO_ATTRIBUTE=on -c lan0")
+    assert finding.remediation[0].startswith("# fill in TX_CKO_ATTRIBUTE first: nwmgr --sa -A TX_CKO_ATTRIBUTE=on -c lan0")
     assert finding.remediation[1] == "nwmgr --sa -A vmtu=32160 -c lan0"
     assert [c.split(" #")[0] for c in by_subject["interface lan1"].remediation] == ["nwmgr --sa -A vmtu=32160 -c lan1"]
 
@@ -85,5 +86,23 @@ def test_the_cko_placeholder_is_not_run_by_the_script(tmp_path: Path) -> None:
     folder = _copy(tmp_path, add={"nwmgr-attrs@lan0.txt": "lan0 current values:\nSend Checksum Offload = Off\n"})
     res = run_cli("review", str(folder), "-f", "script")
     assert res.returncode == 0, res.stderr
-    assert "\n# edit first: nwmgr --sa -A TX_CKO_ATTRIBUTE=on -c lan0" in res.stdout
+    assert "\n# NOT RUN: fill in TX_CKO_ATTRIBUTE first\n# nwmgr --sa -A TX_CKO_ATTRIBUTE=on -c lan0" in res.stdout
     assert res.stdout.index("TX_CKO_ATTRIBUTE=on -c lan0") < res.stdout.index("vmtu=32160 -c lan0")
+
+
+def test_lanscan_txt_holding_the_v_form_gives_rows_drivers_and_members() -> None:
+    lans = {lan.name: lan for lan in _facts(RX6600_V).lan_interfaces}
+    assert sorted(lans) == ["lan0", "lan1", "lan2", "lan900", "lan901"]
+    assert (lans["lan0"].driver, lans["lan2"].driver) == ("iether", "gelan")
+    assert lans["lan0"].evidence["driver"].endswith("lanscan.txt:11")
+    assert lans["lan900"].members == ["lan0", "lan1"] and lans["lan900"].evidence["members"].endswith("lanscan.txt:44")
+    assert [m.name for m in lans["lan900"].members_tso_off] == ["lan0", "lan1"]
+
+
+def test_lanscan_v_txt_holding_the_plain_form_still_lists_the_interfaces(tmp_path: Path) -> None:
+    """Whatever the file name, the form the content shows is read."""
+    plain = (RX6600 / "lanscan.txt").read_text()
+    folder = _copy(tmp_path, drop=("lanscan.txt",), add={"lanscan-v.txt": plain})
+    lans = {lan.name: lan for lan in _facts(folder).lan_interfaces}
+    assert lans["lan900"].members == ["lan0", "lan1"] and lans["lan0"].evidence["state"].endswith("lanscan-v.txt:3")
+    assert lans["lan0"].driver == "iether" and lans["lan0"].evidence["driver"].endswith("nwmgr.txt:2")

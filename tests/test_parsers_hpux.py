@@ -25,8 +25,47 @@ def test_lanscan_fddi_rows_without_snap() -> None:
 
 
 def test_lanscan_v_drivers() -> None:
-    drivers = hpux.parse_lanscan_v((P / "lanscan-v/iether-gelan.txt").read_text())
-    assert {k: v[0] for k, v in drivers.items()} == {"lan0": "iether", "lan1": "iether", "lan2": "gelan"}
+    scan = hpux.parse_lanscan_v((P / "lanscan-v/iether-gelan.txt").read_text())
+    assert {k: v[0] for k, v in scan.drivers.items()} == {"lan0": "iether", "lan1": "iether", "lan2": "gelan"}
+    assert scan.verbose and [c.name for c in scan.cards] == ["lan0", "lan1", "lan2"] and not scan.quiet_seen
+
+
+def test_published_lanscan_v_outputs() -> None:
+    """jreypo's 11i v2 host (driver without an instance number) and the btlan/FDDI
+    notes (a blank line after every line; `btlan3` and `fddi4` are driver names)."""
+    one = hpux.parse_lanscan((P / "lanscan-v/jreypo-11iv2-iether.txt").read_text())
+    assert [(c.name, c.hw_path) for c in one.cards] == [("lan0", "0/0/0/1/0")] and one.drivers == {"lan0": ("iether", 11)}
+    notes = hpux.parse_lanscan((P / "lanscan-v/btlan-fddi-notes-double-spaced.txt").read_text())
+    assert {k: v[0] for k, v in notes.drivers.items()} == {
+        "lan0": "btlan", "lan3": "btlan", "lan4": "btlan", "lan5": "btlan", "lan6": "btlan", "lan2": "fddi", "lan1": "fddi"}
+    assert [(c.name, c.state) for c in notes.cards][-2:] == [("lan2", "DOWN"), ("lan1", "DOWN")]
+
+
+def test_any_lanscan_form_in_one_file() -> None:
+    """A bundle's lanscan.txt may hold the plain form, the -v form, -q appended, or plain then -v."""
+    plain = (P / "lanscan/long-paths-linkagg-and-q.txt").read_text()
+    verbose = (P / "lanscan-v/iether-gelan.txt").read_text()
+    v_then_q = hpux.parse_lanscan(verbose + "-" * 79 + "\n2\n900 0 1\n")
+    assert v_then_q.members == {900: [0, 1]} and v_then_q.quiet_seen and v_then_q.drivers["lan2"][0] == "gelan"
+    assert hpux.parse_lanscan(verbose + "2\n900 0 1\n").members == {900: [0, 1]}  # -q right after a driver line
+    both = hpux.parse_lanscan(plain + verbose)
+    assert [c.name for c in both.cards] == ["lan0", "lan1", "lan2", "lan900", "lan901"]  # the -v rows repeat them
+    assert both.cards[0].line == 3 and both.drivers["lan0"] == ("iether", 21) and both.members == {900: [0, 1]}
+    extra = verbose.replace("iether1\n", "iether1\nSpeed = 1000 Full-Duplex\n")  # more driver-specific lines
+    assert hpux.parse_lanscan(extra).drivers["lan1"][0] == "iether"
+
+
+def test_lanscan_errors_name_the_line() -> None:
+    verbose = (P / "lanscan-v/iether-gelan.txt").read_text().splitlines(keepends=True)
+    verbose.insert(5, "lanscan: cannot open /dev/dlpi\n")  # inside a block, outside its driver section
+    with pytest.raises(ParseError) as err:
+        hpux.parse_lanscan("".join(verbose))
+    assert err.value.line == 6
+    with pytest.raises(ParseError) as err:
+        hpux.parse_lanscan("\nlanscan: not found\n")
+    assert err.value.line == 2
+    with pytest.raises(ParseError):
+        hpux.parse_lanscan("-" * 79 + "\n")  # a rule and nothing listed
 
 
 def test_vmtu_outputs() -> None:

@@ -3,7 +3,8 @@ checksum offload and APA aggregates.
 
 The interfaces come from `lanscan` or, on 11i v3, from the plain `nwmgr`
 listing (lanscan is deprecated there); drivers from `lanscan -v` or nwmgr's
-Subsystem column; APA membership only from `lanscan -q`.
+Subsystem column; APA membership only from `lanscan -q`. A lanscan file may
+hold any of these forms.
 """
 
 from __future__ import annotations
@@ -17,6 +18,10 @@ from advisor.parsers.hpux import FIRST_APA_PPA, NwmgrAttrs, parse_speed
 # Drivers that cannot do TSO (HP-UX 11i v3 Ethernet Support Guide; domain-facts 6).
 NO_TSO_DRIVERS = {"btlan", "gelan"}
 APA_SUBSYSTEM = "hp_apa"
+# Bundle files of lanscan output; each is read in the form its content shows
+# (plain, -v, -q appended), whatever its name, so either may hold the rows,
+# the drivers (-v) or the APA membership (-q).
+_LANSCANS = ("lanscan", "lanscan-v")
 
 _LAN = re.compile(r"^lan(\d+)$")
 _CKO = re.compile(r"checksum|\bcko\b", re.I)
@@ -32,11 +37,13 @@ def build(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> No
     if out is None:
         return
     listing = {row.name: row for row in parsed.get("nwmgr") or []}
-    drivers = parsed.get("lanscan-v") or {}
+    for cid in _LANSCANS:  # drivers from whichever lanscan file holds the -v form
+        for name, (driver, line) in (parsed[cid].drivers.items() if cid in parsed else ()):
+            lan = out.get(name)
+            if lan is not None and "driver" not in lan.evidence:
+                lan.driver = driver
+                lan.evidence["driver"] = f"{files[cid]}:{line}"
     for lan in out.values():
-        if lan.name in drivers:
-            lan.driver, line = drivers[lan.name]
-            lan.evidence["driver"] = f"{files['lanscan-v']}:{line}"
         if (row := listing.get(lan.name)) is not None:
             _apply_listing(lan, row, files["nwmgr"])
         for cid in (f"nwmgr-vmtu@{lan.name}", f"lanadmin-vmtu@{lan.ppa}"):
@@ -52,13 +59,14 @@ def build(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> No
 
 
 def _from_lanscan(parsed: dict[str, Any], files: dict[str, str]) -> dict[str, LanInterface] | None:
-    lanscan = parsed.get("lanscan")
-    if lanscan is None:
+    """Both lanscan files list the interfaces, in whatever form each holds."""
+    cid = next((c for c in _LANSCANS if c in parsed), None)
+    if cid is None:
         return None
     out: dict[str, LanInterface] = {}
-    for card in lanscan.cards:
+    for card in parsed[cid].cards:
         lan = LanInterface(name=card.name, ppa=card.ppa, state=card.state, is_aggregate=card.is_aggregate)
-        lan.evidence["state"] = lan.evidence["is_aggregate"] = f"{files['lanscan']}:{card.line}"
+        lan.evidence["state"] = lan.evidence["is_aggregate"] = f"{files[cid]}:{card.line}"
         out[card.name] = lan
     return out
 
@@ -129,9 +137,10 @@ def _cko_state(key: str, value: str) -> tuple[str, bool] | None:
 
 
 def _aggregates(out: dict[str, LanInterface], parsed: dict[str, Any], files: dict[str, str]) -> None:
-    lanscan = parsed.get("lanscan")
-    if lanscan is None or not lanscan.quiet_seen:
+    cid = next((c for c in _LANSCANS if c in parsed and parsed[c].quiet_seen), None)
+    if cid is None:
         return  # membership unknown: only lanscan -q lists it
+    lanscan = parsed[cid]
     by_ppa = {lan.ppa: lan for lan in out.values()}
     for lan in out.values():
         if lan.is_aggregate:
@@ -143,4 +152,4 @@ def _aggregates(out: dict[str, LanInterface], parsed: dict[str, Any], files: dic
         agg.is_aggregate = True
         agg.members = [by_ppa[m].name for m in members if m in by_ppa]
         agg.members_tso_off = [LanRef(name=by_ppa[m].name, ppa=m) for m in members if m in by_ppa and by_ppa[m].vmtu == 0]
-        agg.evidence["members"] = agg.evidence["members_tso_off"] = f"{files['lanscan']}:{lanscan.quiet_line[agg_ppa]}"
+        agg.evidence["members"] = agg.evidence["members_tso_off"] = f"{files[cid]}:{lanscan.quiet_line[agg_ppa]}"

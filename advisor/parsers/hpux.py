@@ -1,4 +1,4 @@
-"""HP-UX LAN outputs: `lanscan` (with `lanscan -q` appended), `lanscan -v`,
+"""HP-UX LAN outputs: `lanscan` and `lanscan -v` (either with `lanscan -q` appended),
 `nwmgr -g -A vmtu -c lanN` (11i v3) and `lanadmin -x vmtu PPA` (11i v1/v2),
 the plain `nwmgr` listing and `nwmgr -g -A all -c lanN` (11i v3).
 
@@ -37,64 +37,80 @@ class Lanscan:
     members: dict[int, list[int]] = field(default_factory=dict)  # aggregate PPA -> member PPAs (lanscan -q)
     quiet_line: dict[int, int] = field(default_factory=dict)
     quiet_seen: bool = False  # the lanscan -q part was there (else membership is unknown)
+    drivers: dict[str, tuple[str, int]] = field(default_factory=dict)  # lanN -> (driver, line), from -v blocks
+    verbose: bool = False  # the -v form: one block per interface between dashed rules
+
+
+_RULE = re.compile(r"^-{20,}$")
+_EXTENDED = re.compile(r"^0x[0-9A-Fa-f]+(?:\s+[A-Z][A-Z0-9]*)*$")  # extended station address, LLC methods
+_DRIVER = re.compile(r"^([a-z][a-z0-9_]*?)\d*$")
 
 
 def parse_lanscan(text: str) -> Lanscan:
+    """Whatever lanscan printed, whatever file holds it: the plain table, the
+    -v form (a dashed rule, the table header and one row, then `Extended
+    Station` and `Driver Specific Information` sections, per interface), and
+    `lanscan -q` lines appended to either. The driver is the first line under
+    `Driver Specific Information` (`iether`, `btlan3`), without its instance
+    number; further lines of that section are driver-specific and skipped."""
     lines = [ln for ln in numbered(text) if ln.text.strip()]
-    if not lines or not lines[0].text.split()[:2] == ["Hardware", "Station"]:
-        raise ParseError("expected the 'Hardware Station  Crd Hdw  Net-Interface ...' header",
-                         line=lines[0].number if lines else None)
+    first = lines[0].text.strip() if lines else ""
+    if not (first.split()[:2] == ["Hardware", "Station"] or _RULE.match(first)):
+        raise ParseError("expected lanscan output: the 'Hardware Station  Crd Hdw ...' header, "
+                         "or the dashed rule that starts lanscan -v", line=lines[0].number if lines else None)
     result = Lanscan(cards=[])
-    for ln in lines[1:]:
+    header = False
+    current: str | None = None  # the -v block's interface
+    section: str | None = None  # in a -v block: extended, driver, driver-info
+    for ln in lines:
         s = ln.text.strip()
-        if s.startswith("Path") and "Address" in s:
+        if _RULE.match(s):
+            result.verbose, current, section = True, None, None
             continue
-        if m := _ROW.match(s):
-            name = m.group("name")
-            path = m.group("path")
-            result.cards.append(LanCard(name, int(name[3:]), path, m.group("state"),
-                                        path.startswith("LinkAgg") or int(name[3:]) >= FIRST_APA_PPA, ln.number))
-        elif _QUIET.match(s):
+        if s.split()[:2] == ["Hardware", "Station"]:
+            header = True
+            continue
+        if header and s.startswith("Path") and "Address" in s:
+            continue
+        if header and (m := _ROW.match(s)):
+            name, path = m.group("name"), m.group("path")
+            if all(c.name != name for c in result.cards):  # -v after the plain table repeats the rows
+                result.cards.append(LanCard(name, int(name[3:]), path, m.group("state"),
+                                            path.startswith("LinkAgg") or int(name[3:]) >= FIRST_APA_PPA, ln.number))
+            current, section = (name, None) if result.verbose else (None, None)
+            continue
+        if current is not None:
+            if s.startswith("Extended Station"):
+                section = "extended"
+                continue
+            if section == "extended" and (s.split()[:2] == ["Address", "Methods"] or _EXTENDED.match(s)):
+                continue
+            if s.startswith("Driver Specific Information"):
+                section = "driver"
+                continue
+            if section == "driver":
+                if m := _DRIVER.match(s):
+                    result.drivers[current] = (m.group(1), ln.number)
+                section = "driver-info"
+                continue
+        if _QUIET.match(s):
             ppas = [int(p) for p in s.split()]
             result.quiet_seen = True
             if len(ppas) > 1:
                 result.members[ppas[0]] = ppas[1:]
                 result.quiet_line[ppas[0]] = ln.number
-        else:
-            raise ParseError(f"not a lanscan row: {s[:40]!r}", line=ln.number)
+            continue
+        if section == "driver-info":
+            continue
+        raise ParseError(f"not a lanscan row: {s[:40]!r}", line=ln.number)
     if not result.cards:
         raise ParseError("no LAN interfaces listed")
     return result
 
 
-def parse_lanscan_v(text: str) -> dict[str, tuple[str, int]]:
-    """lanN -> (driver, line): the name under 'Driver Specific Information',
-    such as `iether0` or `btlan3`, without its instance number."""
-    drivers: dict[str, tuple[str, int]] = {}
-    current: str | None = None
-    expect_driver = False
-    seen_header = False
-    for ln in numbered(text):
-        s = ln.text.strip()
-        if not s or set(s) == {"-"}:
-            continue
-        if s.startswith("Hardware Station"):
-            seen_header = True
-            continue
-        if m := _ROW.match(s):
-            current, expect_driver = m.group("name"), False
-            continue
-        if s.startswith("Driver Specific Information"):
-            expect_driver = True
-            continue
-        if expect_driver and current:
-            m = re.match(r"^([a-z][a-z0-9_]*?)\d*$", s)
-            if m:
-                drivers[current] = (m.group(1), ln.number)
-            expect_driver = False
-    if not seen_header:
-        raise ParseError("expected lanscan -v blocks ('Hardware Station ...')")
-    return drivers
+def parse_lanscan_v(text: str) -> Lanscan:
+    """`lanscan -v`; any other lanscan form in that file is read as what it is."""
+    return parse_lanscan(text)
 
 
 @dataclass
