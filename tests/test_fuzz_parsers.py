@@ -102,3 +102,88 @@ def test_raw_output_reads_undecodable_bytes(tmp_path: Path) -> None:
     path.write_bytes(b"vnet:0:vnetldc0x0:dring_mode\t4\n\xff\xfe garbage\n")
     out = RawOutput("kstat-p", "kstat-p.txt", path)
     assert kstat.parse_stream(out.lines(), kstat.everything)
+
+
+# The parsers reworked for TSO parts (ethtool -k), PCIe link width (lspci -vv)
+# and any lanscan form in either lanscan file: every real sample of theirs is
+# mutated, and text shaped like their input is thrown at them and at the facts
+# built from it.
+REWORKED = ("ethtool-k", "lspci-vv", "lanscan", "lanscan-v")
+REWORKED_SAMPLES = sorted(p for c in REWORKED for p in (FIXTURES / "parsers" / c).glob("*") if p.is_file())
+FEW = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _facts_from(command_id: str, text: str) -> None:
+    """Parse, then build facts as the pipeline does; a ParseError is an accepted outcome."""
+    from advisor.facts import hpux as hpux_facts, linux as linux_facts
+    from advisor.facts.models import HostFacts
+
+    try:
+        parsed = PARSERS[command_id.split("@")[0]](_Text(text))  # type: ignore[arg-type]
+    except ParseError:
+        return
+    facts = HostFacts(host="fuzz")
+    files = {command_id: "<fuzz>", "nwmgr": "<fuzz>"}
+    (hpux_facts if command_id.startswith("lanscan") else linux_facts).build(facts, {command_id: parsed}, files)
+
+
+@pytest.mark.parametrize("path", REWORKED_SAMPLES, ids=lambda p: f"{p.parent.name}/{p.name}")
+@FEW
+@given(data=st.data())
+def test_every_sample_of_the_reworked_parsers_mutated(path: Path, data: st.DataObject) -> None:
+    command_id = path.parent.name
+    text = mutate(path.read_text(), data)
+    others = ("lanscan", "lanscan-v") if command_id.startswith("lanscan") else (command_id,)
+    for cid in others:  # a lanscan file may hold any lanscan form
+        _facts_from(f"{cid}@eth0" if cid == "ethtool-k" else cid, text)
+
+
+_LANSCAN_LINES = st.sampled_from([
+    "-" * 79, "Hardware Station        Crd Hdw   Net-Interface  NM  MAC       HP-DLPI DLPI",
+    "Path     Address        In# State NamePPA        ID  Type      Support Mjr#",
+    "0/0/1/1/0/6/0 0x001A4B06E5A8 0   UP    lan0 snap0     1   ETHER     Yes     119",
+    "LinkAgg0 0x001A4B06E5A8 900 UP    lan900 snap900 5   ETHER     Yes     119",
+    "Extended Station                           LLC Encapsulation", "Address                                    Methods",
+    "0x001A4B06E5A8                             IEEE HPEXTIEEE SNAP ETHER NOVELL", "Driver Specific Information",
+    "iether0", "btlan3", "900 0 1", "900 900", "2", "", "...",
+])
+
+
+@FUZZ
+@given(lines=st.lists(st.one_of(_LANSCAN_LINES, st.text(max_size=30)), max_size=40))
+def test_lanscan_shaped_noise(lines: list[str]) -> None:
+    for command_id in ("lanscan", "lanscan-v"):
+        _facts_from(command_id, "\n".join(lines) + "\n")
+
+
+_FEATURE = st.builds(lambda indent, name, value, note: f"{indent}{name}: {value}{note}",
+                     st.sampled_from(["", "\t", "    "]),
+                     st.sampled_from(["tcp-segmentation-offload", "tx-tcp-segmentation", "tx-tcp6-segmentation",
+                                      "tx-tcp-ecn-segmentation", "tx-tcp-mangleid-segmentation",
+                                      "large-receive-offload", "tcp segmentation offload", "tx-tcp-"]),
+                     st.sampled_from(["on", "off", "n/a", "OFF", "maybe"]),
+                     st.sampled_from(["", " [fixed]", " [requested on]", " [requested off]", " [", " []"]))
+
+
+@FUZZ
+@given(lines=st.lists(st.one_of(_FEATURE, st.text(max_size=30)), max_size=30))
+def test_ethtool_feature_shaped_noise(lines: list[str]) -> None:
+    _facts_from("ethtool-k@eth0", "Features for eth0:\n" + "\n".join(lines) + "\n")
+
+
+_LNK = st.builds(lambda tag, speed, width: f"\t\t{tag}\tSpeed {speed}, Width {width}",
+                 st.sampled_from(["LnkSta:", "LnkCap:\tPort #0,"]),
+                 st.sampled_from(["2.5GT/s", "5GT/s (ok)", "8GT/s (downgraded)", "unknown", "1.2.3GT/s", ".GT/s",
+                                  "0GT/s", "99999999999999999999GT/s", "2.5Gb/s"]),
+                 st.sampled_from(["x8", "x4 (downgraded)", "x0", "x", "x99999999999999999999", "8"]))
+
+
+@FUZZ
+@given(blocks=st.lists(st.tuples(st.sampled_from(["03:00.0", "03:00.1", "0000:81:00.0", "04:00.0"]),
+                                 st.lists(st.one_of(_LNK, st.just("\tKernel driver in use: ixgbe"),
+                                                    st.text(max_size=20).map(lambda t: "\t" + t)), max_size=5)),
+                       max_size=4))
+def test_lspci_link_shaped_noise(blocks) -> None:
+    text = "".join(f"{addr} Ethernet controller: Intel Corporation 82599ES 10-Gigabit SFI/SFP+\n"
+                   + "".join(f"{ln}\n" for ln in lines) for addr, lines in blocks)
+    _facts_from("lspci-vv", text)

@@ -19,7 +19,7 @@ from test_fuzz_parsers import mutate
 ENGINE = Engine(packs.load())
 BUNDLES = ["t5-primary-untuned", "t5-primary-tuned", "s11-guest-untuned", "s10-guest-untuned", "x4270-s10-untuned",
            "ovm-dom0-untuned", "ovm-dom0-tuned", "ovm-dom0-pinned", "linux-gw-untuned", "hpux-rx6600-untuned",
-           "hpux-rp4440-tuned"]
+           "hpux-rp4440-tuned", "hpux-rx6600-lanscan-v", "linux-82599-5gts-x4"]
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

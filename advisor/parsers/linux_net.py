@@ -168,7 +168,7 @@ class PciFunction:
     def speed(self, which: str) -> float | None:
         """GT/s per lane of LnkCap or LnkSta (`Speed 5GT/s (ok)`); None for `Speed unknown`."""
         text = self.link_sta if which == "sta" else self.link_cap
-        m = re.search(r"Speed\s+([\d.]+)GT/s", text or "")
+        m = re.search(r"Speed\s+(\d+(?:\.\d+)?)GT/s", text or "")
         return float(m.group(1)) if m else None
 
     def width(self, which: str) -> int | None:
