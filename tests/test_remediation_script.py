@@ -138,6 +138,17 @@ def test_the_untuned_control_domain_plan_order(tmp_path: Path) -> None:
     assert not any(line.startswith(("pkg", "patchadd", "dladm")) for line in log)
 
 
+def test_part_two_refuses_while_the_control_domain_is_still_reconfiguring(tmp_path: Path) -> None:
+    _scripts(tmp_path, str(UNTUNED))
+    env, state = _standin(tmp_path, UNTUNED)
+    script = _sandboxed(tmp_path / "scripts" / "t5-primary-untuned.remediation.sh", tmp_path / "root")
+    env["STANDIN_REBOOT_FAILS"] = "1"
+    assert _run(script, env).returncode == 0
+    res = _run(script, env, "after-reboot")
+    assert res.returncode == 1 and "primary is still in a delayed reconfiguration" in res.stderr
+    assert not any(line.startswith("ldm stop") for line in json.loads(state.read_text())["log"])
+
+
 def test_the_plan_in_json_names_prerequisites_and_fixes(tmp_path: Path) -> None:
     res = run_cli("review", str(UNTUNED), "-f", "json")
     plan = json.loads(res.stdout)["hosts"][0]["plan"]

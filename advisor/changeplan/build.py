@@ -142,7 +142,7 @@ def _control_step(command: str, note: str | None = None) -> PlanStep:
 
 def build(findings: list[Finding], facts: HostFacts) -> ChangePlan:
     host = _Host.of(facts)
-    plan = ChangePlan()
+    plan = ChangePlan(control_domain_name=host.control)
     if not host.is_control and any(s.code.startswith("ldm ") for f in findings for s in f.steps):
         plan.control_domain = _control_host(facts)
     steps = _sizing(_merge(findings), host, plan.notes)

@@ -122,6 +122,7 @@ class ChangePlan(BaseModel):
     checks: list[PlanStep] = []  # read-only checks to run by hand afterwards
     notes: list[str] = []
     control_domain: str | None = None  # where the ldm steps run, when that is not the captured host
+    control_domain_name: str = "primary"  # the control domain's name in ldm
 
 
 class BaselineNote(BaseModel):

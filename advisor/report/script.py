@@ -100,6 +100,15 @@ def _guard(two_parts: bool) -> list[str]:
     return lines + ["set -x", ""]
 
 
+def _still_reconfiguring(control: str) -> list[str]:
+    """Part 2 stops if the control domain has not rebooted: the third FLAGS
+    letter of `ldm list` is d during a delayed reconfiguration."""
+    return [f"flags=$(ldm list {control} | awk 'NR == 2 {{ print $3 }}')",
+            'case "$flags" in',
+            f'    ??d*) echo "{control} is still in a delayed reconfiguration: reboot it, then run part 2" >&2; exit 1 ;;',
+            "esac"]
+
+
 def _script(h: HostReport, phases: list[PlanPhase], where: str, plan: ChangePlan) -> str:
     two_parts = any(p.after_reboot for p in phases) and any(not p.after_reboot for p in phases)
     lines = _header(h, plan, where, two_parts) + _guard(two_parts)
@@ -111,7 +120,8 @@ def _script(h: HostReport, phases: list[PlanPhase], where: str, plan: ChangePlan
         lines += ['if [ "$part" = 1 ]; then', ""]
         for phase in first:
             lines += _phase(phase)
-        lines += ["exit 0", "fi", "", f"# ==== Part 2: run with the argument {AFTER} once the control domain is back", ""]
+        lines += ["exit 0", "fi", "", f"# ==== Part 2: run with the argument {AFTER} once the control domain is back", "",
+                  *_still_reconfiguring(plan.control_domain_name), ""]
         for phase in second:
             lines += _phase(phase)
     else:

@@ -13,7 +13,9 @@ Rules enforced (Oracle VM Server for SPARC administration guide and ldm(1M)):
 - extended-mapin-space and a virtual switch's MTU on the control domain only
   within a delayed reconfiguration; on other domains only while stopped;
 - a vnet's MTU and mode only while its domain is stopped;
-- set-core above max-cores is refused; unknown domains and switches are refused;
+- set-core above max-cores is refused, and a second core assignment to the
+  control domain within one delayed reconfiguration; unknown domains and
+  switches are refused;
 - stop needs an active domain, start a stopped one; add-spconfig not while a
   delayed reconfiguration is pending;
 - a reboot of the control domain ends its delayed reconfiguration.
@@ -73,7 +75,13 @@ def ldm(argv: list[str]) -> None:
     if sub in ("list", "ls", "list-domain", "list-bindings", "list-io", "list-spconfig", "-V"):
         state["log"].append(" ".join(argv))
         _save(state)
-        print("NAME             STATE      FLAGS")
+        print("NAME             STATE      FLAGS   CONS    VCPU  MEMORY   UTIL  NORM  UPTIME")
+        for name, dom in state["domains"].items():
+            if plain and name not in plain:
+                continue
+            control = name == state["control"]
+            flags = f"-n{'d' if control and state['reconf'] else '-'}{'c' if control else '-'}{'v' if control else '-'}-"
+            print(f"{name:<16} {dom['state']:<10} {flags}  UART    8     8G       0.1%  0.1%  1d")
         return
     if sub == "start-reconf":
         if plain != [state["control"]]:
@@ -85,6 +93,10 @@ def ldm(argv: list[str]) -> None:
         count, name = int(plain[0]), plain[1]
         dom = _domain(state, argv, name)
         _change(state, argv, name, "any")
+        if name == state["control"] and state["reconf"]:
+            if state.get("reconf_core_done"):
+                _refuse(state, argv, "only one core assignment to the control domain in a delayed reconfiguration")
+            state["reconf_core_done"] = True
         total = count + (dom.get("cores") or 0 if sub == "add-core" else 0)
         if dom.get("max_cores") is not None and total > dom["max_cores"]:
             _refuse(state, argv, f"{name}: {total} cores exceeds max-cores {dom['max_cores']}")
@@ -141,7 +153,11 @@ def ldm(argv: list[str]) -> None:
 def shutdown(argv: list[str]) -> None:
     state = _load()
     state["reboots"].append(" ".join(argv))
+    if os.environ.get("STANDIN_REBOOT_FAILS"):  # the administrator never rebooted
+        _save(state)
+        return
     state["reconf"] = False
+    state["reconf_core_done"] = False
     state["log"].append(" ".join(argv))
     _save(state)
 
