@@ -210,3 +210,28 @@ def test_wan_window_never_lowers_and_restarts_sshd(tmp_path: Path) -> None:
     assert sshd and not sshd[0].runnable
     higher = _variant(tmp_path, CAPTURES / "x4270-s10-untuned", {"ndd-tcp.txt": [("tcp_recv_hiwat 49152", "tcp_recv_hiwat 4194304")]})
     assert _results(_host(higher, policy), "solaris.tcp-window-wan") == {"host x4270-s10-untuned": "pass"}
+
+
+def test_a_loose_kstat_dump_gets_a_domain_placeholder_not_its_file_name(tmp_path: Path) -> None:
+    dump = tmp_path / "customer-kstat.out"
+    dump.write_text("vnet:0:vnetldc0x0:dring_mode\t1\nvnet:0:vnetldc0x0:lso_enabled\t1\n")
+    host = _host(dump)
+    finding = _finding(host, "ldoms.dring-mode", "ldc vnet:0:vnetldc0x0")
+    assert "<domain> at fault" in finding.message and "customer-kstat" not in finding.message
+    assert [s.command for s in finding.steps] == ["ldm list -l <domain> | grep extended-mapin   # on the control domain: must be on"]
+    assert not any(s.runnable and s.kind == "change" for s in finding.steps)
+
+
+def test_a_host_with_nothing_evaluated_has_no_evidence_and_fails_the_gate(tmp_path: Path) -> None:
+    from conftest import run_cli
+
+    bundle = tmp_path / "only-uname"
+    bundle.mkdir()
+    shutil.copy(UNTUNED / "uname-a.txt", bundle)
+    host = _host(bundle)
+    assert host.status == "no-evidence" and host.score is None and host.counts.passed == host.counts.failed == 0
+    res = run_cli("gate", str(bundle))
+    assert res.returncode == 1
+    assert "score no evidence" in res.stdout and "No evidence: no check could be evaluated" in res.stdout
+    assert "nothing could be evaluated on only-uname (no evidence)" in res.stderr
+    assert run_cli("review", str(bundle)).returncode == 0  # without a gate it is reported, not failed
