@@ -175,11 +175,22 @@ def test_whole_core_rounds_up_and_never_shrinks_a_domain(tmp_path: Path) -> None
 
 
 def test_soft_rings_never_exceed_the_vcpus(tmp_path: Path) -> None:
-    host = _host(CAPTURES / "s10-guest-untuned")
+    """Before, a 4-vCPU domain was told to set 8 soft rings (more than its CPUs)."""
+    bundle = CAPTURES / "s10-guest-untuned"
+    host = _host(bundle)
     finding = _finding(host, "solaris10.soft-rings", "host s10-guest-untuned")
-    vcpus = host.detected and _vcpus(CAPTURES / "s10-guest-untuned")
     target = int(finding.steps[0].command.split("=")[1].split("'")[0])
-    assert 2 < target <= vcpus
+    assert 2 < target <= _vcpus(bundle)
+    psrinfo = "The physical processor has {n} virtual processors (0-{m})\n  The core has {n} virtual processors (0-{m})\n" \
+              "    SPARC-T5 (chipid 0, clock 3600 MHz)\n"
+    for n, status in ((4, "pass"), (6, "fail")):
+        small = tmp_path / f"cpus{n}"
+        shutil.copytree(bundle, small)
+        (small / "psrinfo-pv.txt").write_text(psrinfo.format(n=n, m=n - 1))
+        host = _host(small)
+        assert _results(host, "solaris10.soft-rings") == {f"host cpus{n}": status}, n
+        if status == "fail":
+            assert "ip_soft_rings_cnt=3" in _finding(host, "solaris10.soft-rings", f"host cpus{n}").steps[0].command
 
 
 def _vcpus(bundle: Path) -> int:
