@@ -15,6 +15,8 @@ class RawOutput:
     command: str | None = None
     exit_status: int | None = None
     stderr: str = ""
+    filtered: str | None = None  # the command line, when a filter (grep, head) made the output partial
+    grep: str | None = None  # its grep pattern, when that was the one filter
 
     def text(self) -> str:
         return self.path.read_text(encoding="utf-8", errors="replace")
@@ -41,6 +43,7 @@ class Capture:
     outputs: dict[str, RawOutput] = field(default_factory=dict)
     missing: dict[str, Missing] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # text of a pasted file that is not an output advisor reads
 
     def add(self, output: RawOutput) -> None:
         if output.command_id in self.outputs:

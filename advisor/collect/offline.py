@@ -10,11 +10,14 @@ import hashlib
 import tempfile
 from pathlib import Path
 
-from advisor.collect import explorer, manifest as manifest_mod, safetar, sosreport
+from advisor.collect import explorer, manifest as manifest_mod, pasted, safetar, sosreport, transcript
 from advisor.collect.capture import Capture, Missing, RawOutput
 from advisor.collect.commands import COMMANDS, command_id_for_name, command_line
 from advisor.collect.identify import identify
 from advisor.errors import InputError
+
+MAX_PASTED_BYTES = 64 << 20  # a pasted session larger than this is read as one output
+
 
 def _command_lines() -> dict[str, str]:
     from advisor.collect import allowlist
@@ -55,6 +58,13 @@ class Loader:
             return self._load_dir(path, shown)
         if safetar.is_archive(path):
             return self._load_archive(path, shown)
+        if command_id_for_name(path.name) is None:
+            self._count += 1
+            scratch = Path(self._scratch.name) / f"pasted-{self._count}"
+            scratch.mkdir()
+            found = _load_pasted(path, shown, scratch)
+            if found:
+                return found
         return [_load_loose(path, shown)]
 
     def _load_archive(self, path: Path, shown: str) -> list[Capture]:
@@ -102,6 +112,19 @@ def _all_plans(files: list[Path]) -> bool:
     return all(p.name != "manifest.yaml" and (command_id_for_name(p.name) or identify(p)) in _PLANS for p in files)
 
 
+# Forms of one command: a file named for one may hold another (ldm-list-l.txt from `ldm list -l -p`).
+_FORMS = [{"ldm-list-l", "ldm-list-l-p"}, {"dladm-show-phys", "dladm-show-dev"}]  # lanscan: its parser reads every form
+
+
+def _form(named: str | None, path: Path) -> str | None:
+    """The form the content shows, within the family the file name says."""
+    family = next((f for f in _FORMS if named in f), None)
+    if family is None:
+        return named
+    shown = identify(path)
+    return shown if shown in family else named
+
+
 def _find_root(path: Path, is_root) -> Path | None:
     """An unpacked archive's folder of that kind: the path itself or a child."""
     if is_root(path):
@@ -123,6 +146,20 @@ def _load_loose(path: Path, shown: str) -> Capture:
     capture = Capture(host=path.stem, source=shown)
     capture.add(RawOutput(command_id, shown, path, command_line(command_id)))
     return capture
+
+
+def _load_pasted(path: Path, shown: str, scratch: Path) -> list[Capture] | None:
+    """A terminal session or a mail: one capture per host, or None when the
+    file is not a transcript (no prompt before a command advisor reads)."""
+    if path.stat().st_size > MAX_PASTED_BYTES:
+        return None
+    raw = path.read_bytes()
+    if b"\0" in raw[:65536]:
+        return None
+    parts = transcript.split(raw.decode("utf-8", errors="replace"))
+    if parts is None:
+        return None
+    return pasted.captures(parts, shown, path.stem, scratch)
 
 
 def _sha256(path: Path) -> str:
@@ -154,7 +191,7 @@ def load_bundle(root: Path, shown: str, host: str, shown_prefix: str | None = No
         rel = path.relative_to(root).as_posix()
         if rel in listed or rel == "manifest.yaml" or path.name.startswith("."):
             continue
-        command_id = command_id_for_name(path.name) or identify(path)
+        command_id = _form(command_id_for_name(path.name), path) or identify(path)
         if command_id is None:
             capture.errors.append(f"{show(path)}: cannot tell which command printed this file; not read")
             continue

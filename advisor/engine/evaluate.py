@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from advisor.engine.cel_env import Expr, Scope
-from advisor.engine.inputs import input_for
+from advisor.engine.inputs import command_family, input_for
 from advisor.engine.model import Check, Rule, Severity
 from advisor.engine.policy import Policy
 from advisor.errors import RulePackError
@@ -66,6 +66,10 @@ class CompiledRule:
         ]
         self.restarts = [Expr(r.also_restarts, f"{where}: remediation also_restarts") if r.also_restarts else None
                          for r in rule.remediation]
+        sources = [rule.requires, rule.applies, rule.host_applies, *rule.let.values(),
+                   *[t for c in rule.checks for t in (c.when, c.applies or "", *c.requires)]]
+        self.inputs = {input_for(Engine._qualified(rule, f"{a}.{b}")) for a, b in _REF.findall(" ".join(
+            s if isinstance(s, str) else " ".join(s) for s in sources)) if a != "intent"}
         self.impacts = [(c.value.value, Expr(c.when, f"{where}: impact when")) for c in rule.impact]
         texts = [rule.message, rule.observed, rule.expected, *[r.command for r in rule.remediation],
                  *[t for r in rule.remediation for t in (r.undo, r.domain, r.check_first, r.amount, r.sets) if t],
@@ -128,7 +132,10 @@ class Engine:
         results: list[Result] = []
         findings: list[Finding] = []
         for compiled in self.rules:
+            start = len(results)
             self._evaluate_rule(compiled, facts, scope, results, findings)
+            if facts.filtered:
+                results[start:] = [_partial(compiled, facts, r) for r in results[start:]]
         return results, findings
 
     def _evaluate_rule(self, compiled: CompiledRule, facts: HostFacts, scope: Scope,
@@ -279,6 +286,32 @@ class Engine:
                 if part and part not in out:
                     out.append(part)
         return out
+
+
+def _partial(compiled: CompiledRule, facts: HostFacts, result: Result) -> Result:
+    """A pass (or not applicable) that rests on a filtered output may rest on
+    what the filter left out: unknown, naming the full command, unless the rule
+    says the filter keeps all it reads (filtered_enough)."""
+    if result.status not in ("pass", "not_applicable") or (result.reason or "").startswith("rule is for"):
+        return result
+    for cid, how in facts.filtered.items():
+        family = command_family(cid)
+        if not any(family in i for i in compiled.inputs) or _enough(compiled.rule, cid, how.grep):
+            continue
+        return Result(rule=result.rule, subject=result.subject, status="unknown", missing=[family],
+                      reason=f"the output given was filtered (`{how.command}`); the rule needs the whole of `{family}`")
+    return result
+
+
+def _enough(rule: Rule, cid: str, grep: str | None) -> bool:
+    names = rule.filtered_enough.get(cid.split("@", 1)[0])
+    if not names or not grep:
+        return False
+    try:
+        pattern = re.compile(grep)
+    except re.error:
+        return all(grep in n for n in names)
+    return all(pattern.search(n) for n in names)
 
 
 def _holds(expr: Expr, scope: Scope) -> bool:

@@ -84,6 +84,22 @@ _PLAN_KEYS: list[tuple[str, str]] = [
 ]
 
 
+_FAMILY = {"ldm-list-l": "ldm list -l", "ldm-list-l-p": "ldm list -l", "ndd-tcp": "ndd -get /dev/tcp",
+           "ipadm-show-prop-tcp": "ipadm show-prop tcp", "kstat-p": "kstat -p", "sysctl-net": "sysctl -a",
+           "ip-link": "ip -o link", "etc-system": "/etc/system", "ethtool-k": "ethtool -k", "ethtool-c": "ethtool -c",
+           "nwmgr-vmtu": "nwmgr -g -A vmtu", "nwmgr-attrs": "nwmgr -g -A all", "lanadmin-vmtu": "lanadmin -x vmtu",
+           "dladm-show-phys": "dladm show-phys", "dladm-show-linkprop": "dladm show-linkprop",
+           "lanscan": "lanscan", "lanscan-v": "lanscan", "nwmgr": "nwmgr", "lspci-vv": "lspci -vv",
+           "brctl-show": "brctl show", "xl-vcpu-list": "vcpu-list", "xm-vcpu-list": "vcpu-list",
+           "showrev-p": "showrev -p"}
+
+
+def command_family(command_id: str) -> str:
+    """How the missing inputs of rules name a command's output (`kstat-p` -> `kstat -p`)."""
+    base = command_id.split("@", 1)[0]
+    return _FAMILY.get(base, base)
+
+
 def input_for(path: str, kind: str = "capture") -> str:
     """`s.extended_mapin_space` on a domain -> 'ldm list -l' (for a plan: its key)."""
     if kind == "plan":

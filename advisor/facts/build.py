@@ -13,7 +13,7 @@ from typing import Any
 from advisor.collect.capture import Capture, RawOutput
 from advisor.errors import ParseError
 from advisor.facts import hpux, kstat_facts, ldoms, linux, plan
-from advisor.facts.models import HostFacts, Link, TcpDrift, TcpProp
+from advisor.facts.models import Filtered, HostFacts, Link, TcpDrift, TcpProp
 from advisor.parsers import kstat, parser_for
 from advisor.parsers.dladm import LinkProp, PhysLink
 from advisor.parsers.text import driver_of, parse_int
@@ -60,6 +60,8 @@ def _parse_one(command_id: str, output: RawOutput) -> Any:
 def build(capture: Capture, auto_inter_vnet_limit: int = 8) -> Built:
     parsed, errors, unused = parse_outputs(capture)
     facts = HostFacts(host=capture.host, inputs=sorted(parsed))
+    facts.filtered = {cid: Filtered(command=out.filtered, grep=out.grep)
+                      for cid, out in capture.outputs.items() if out.filtered and cid in parsed}
     files = {cid: out.file for cid, out in capture.outputs.items()}
     planned = parsed.get("plan") or parsed.get("ldm-list-constraints-x")
     if planned is not None and not ({"ldm-list-l", "ldm-list-l-p"} & parsed.keys()):
@@ -144,7 +146,8 @@ def _identity(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -
     if (ps := parsed.get("psrinfo-pv")) is not None:
         facts.vcpus, facts.threads_per_core, facts.cpu_model = ps.vcpus, ps.threads_per_core, ps.model
         facts.evidence["vcpus"] = facts.evidence["cpu_model"] = _ev(files, "psrinfo-pv", ps.line)
-    if facts.platform == "unknown" and ({"kstat-p", "etc-system", "dladm-show-phys", "ldm-list-l", "ldm-list-l-p"} & parsed.keys()):
+    if facts.platform == "unknown" and ({"kstat-p", "etc-system", "dladm-show-phys", "ldm-list-l", "ldm-list-l-p",
+                                         "ldm-version"} & parsed.keys()):
         facts.platform = "solaris"
     if facts.platform == "unknown" and ({"lanscan", "lanscan-v", "nwmgr"} & parsed.keys()):
         facts.platform = "hpux"

@@ -150,6 +150,13 @@ class LanRef(BaseModel):
     ppa: int
 
 
+class Filtered(BaseModel):
+    """An output piped through grep, head or tail: partial."""
+
+    command: str
+    grep: str | None = None
+
+
 class HostFacts(Fact):
     host: str
     kind: Literal["capture", "plan"] = "capture"  # a plan has no run-time data (kstat, effective values)
@@ -198,6 +205,7 @@ class HostFacts(Fact):
     hpux_release: str | None = None  # B.11.31 (11i v3), B.11.23 (v2), B.11.11 (v1)
     lan_interfaces: list[LanInterface] | None = None
     inputs: list[str] = []  # command ids whose output was read
+    filtered: dict[str, Filtered] = {}  # command id -> how its output was filtered
 
 
 class VcpuRef(BaseModel):

@@ -163,6 +163,7 @@ class HostReport(BaseModel):
     errors: list[str]  # files that could not be read: exit status 2
     not_collected: list[str] = []  # commands that ran but gave no output (not found, no privilege)
     unused: list[str] = []  # files recognized but read by no rule yet
+    skipped: list[str] = []  # parts of a pasted file that are not outputs advisor reads (prose, other commands)
     incomplete: list[str] = []  # commands that never finished (timed out): the run exits 3
     waived: list[Finding] = []  # findings a policy waiver accepts: shown, not counted
     expired_waivers: list[str] = []  # waivers past their date: they no longer apply

@@ -168,6 +168,10 @@ def render(report: Report, console: Output) -> None:
             console.print(_fields([("error", e) for e in h.errors], style="red"))
         if h.not_collected:
             console.print(_fields([("no data", m) for m in h.not_collected]))
+        if h.skipped:
+            console.print(_fields([("skipped", s) for s in h.skipped[:20]]))
+            if len(h.skipped) > 20:
+                console.print(_fields([("skipped", f"{len(h.skipped) - 20} more")]))
         if h.unused:
             console.print(_fields([("not read", f"{f} (no rule uses it yet)") for f in h.unused]))
         console.print()

@@ -1,0 +1,136 @@
+"""Captures from a pasted transcript: one per host, one output per command.
+
+Each output is written to the loader's scratch folder under a name of its own
+(`ticket.txt@3`), with the line numbers of the file as given, so that evidence
+and errors are mapped back to the user's file (`ticket.txt:57`) by
+`locate()`. Several outputs of one command for one host are joined where the
+format is a list of lines or of domains (kstat, ndd, /etc/system, ldm list -l);
+for a table, the full output wins over a filtered one and the first over
+later ones, which are listed as not read.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from advisor.collect.capture import Capture, RawOutput
+from advisor.collect.command_line import Command
+from advisor.collect.transcript import Segment, Transcript
+
+_JOINABLE = {"kstat-p", "ndd-tcp", "etc-system", "showrev-p", "ldm-list-l", "sysctl-net"}
+_UNAME_HOST = re.compile(r"^\s*(?:SunOS|Linux|HP-UX)\s+(\S+)\s")
+
+
+@dataclass
+class Origin:
+    """Where a scratch output's lines came from."""
+
+    shown: str
+    lines: list[int]
+    command: str
+    span: str
+
+    def line(self, n: int) -> int:
+        return self.lines[n - 1] if 0 < n <= len(self.lines) else self.lines[-1] if self.lines else 0
+
+
+ORIGINS: dict[str, Origin] = {}  # scratch display name -> where it came from, for this process
+
+
+def captures(transcript: Transcript, shown: str, stem: str, scratch: Path) -> list[Capture]:
+    hosts: dict[str, list[Segment]] = {}
+    current = None
+    for seg in transcript.segments:
+        name = seg.host or current or _host_from_output(seg) or stem
+        if seg.host is None and current is None:
+            current = name
+        if seg.host is not None:
+            current = seg.host
+        hosts.setdefault(name, []).append(seg)
+    out: list[Capture] = []
+    for number, (host, segs) in enumerate(hosts.items()):
+        capture = Capture(host=host, source=shown)
+        capture.skipped = list(transcript.skipped) if number == 0 else []
+        for cid, group in _by_command(segs).items():
+            _add(capture, cid, group, shown, scratch)
+        out.append(capture)
+    return out
+
+
+def _host_from_output(seg: Segment) -> str | None:
+    if seg.command.command_id == "uname-a" and seg.lines and (m := _UNAME_HOST.match(seg.lines[0].text)):
+        return m.group(1)
+    return None
+
+
+def _by_command(segs: list[Segment]) -> dict[str, list[Segment]]:
+    groups: dict[str, list[Segment]] = {}
+    for seg in segs:
+        groups.setdefault(seg.command.command_id, []).append(seg)
+    return groups
+
+
+def _body(seg: Segment) -> list[tuple[int, str]]:
+    cmd = seg.command
+    lines = [(ln.number, ln.text) for ln in seg.lines]
+    if cmd.command_id == "ndd-tcp" and cmd.argument and len(lines) == 1 and lines[0][1].strip().isdigit():
+        return [(lines[0][0], f"{cmd.argument} {lines[0][1].strip()}")]  # `ndd -get /dev/tcp NAME` prints the value alone
+    return lines
+
+
+def _add(capture: Capture, cid: str, group: list[Segment], shown: str, scratch: Path) -> None:
+    full = [s for s in group if s.command.filtered is None]
+    if cid in _JOINABLE and not full:
+        chosen = group
+    elif cid in _JOINABLE:
+        chosen = full
+    else:
+        chosen = [full[0] if full else group[0]]
+    for seg in group:
+        if seg not in chosen:
+            capture.skipped.append(f"lines {seg.span}: `{seg.command.line}` (another {cid} output was read)")
+    body = [pair for seg in chosen for pair in _body(seg) + ([(0, "")] if cid == "ldm-list-l" else [])]
+    if not any(text.strip() for _n, text in body):
+        capture.skipped.append(f"lines {chosen[0].span}: `{chosen[0].command.line}` printed nothing")
+        return
+    index = len(ORIGINS) + 1
+    display = f"{shown}@{index}"
+    path = scratch / f"segment-{index}.txt"
+    path.write_text("".join(text + "\n" for _n, text in body), encoding="utf-8")
+    commands = "; ".join(s.command.line for s in chosen)
+    span = ", ".join(s.span for s in chosen)
+    ORIGINS[display] = Origin(shown, [n for n, _t in body], commands, span)
+    filtered = "; ".join(s.command.line for s in chosen if s.command.filtered) or None
+    grep = chosen[0].command.grep if len(chosen) == 1 else None
+    capture.add(RawOutput(cid, display, path, commands, filtered=filtered, grep=grep))
+
+
+_LOCATED = re.compile(r"(\S+@\d+)(?::(\d+))?")
+
+
+def locate(text: str) -> str:
+    """`ticket.txt@3:12: msg` -> `ticket.txt:57: msg (lines 46-80, `ldm ls -l`)`."""
+    note: list[str] = []
+
+    def repl(m: re.Match[str]) -> str:
+        origin = ORIGINS.get(m.group(1))
+        if origin is None:
+            return m.group(0)
+        if not note:
+            note.append(f" (lines {origin.span}: `{origin.command}`)")
+        if m.group(2):
+            return f"{origin.shown}:{origin.line(int(m.group(2)))}"
+        return f"{origin.shown}:{origin.span.split('-')[0]}"
+
+    out = _LOCATED.sub(repl, text)
+    return out + note[0] if note and not text.endswith(")") else out
+
+
+def locate_evidence(item: str) -> str:
+    """Evidence names a line only: no command note."""
+    m = _LOCATED.fullmatch(item)
+    if m and (origin := ORIGINS.get(m.group(1))) is not None:
+        return f"{origin.shown}:{origin.line(int(m.group(2)))}" if m.group(2) else origin.shown
+    return item

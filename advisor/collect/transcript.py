@@ -1,0 +1,137 @@
+"""A pasted terminal session split into one output per command.
+
+A line that starts with a shell prompt and a command starts a segment; the
+lines up to the next prompt are that command's output. Prompts seen in the
+wild: `root@host:~# `, `host# `, `# `, `$ `, `bash-3.2# `, `-bash-4.1$ `,
+`[root@host dir]# `, `host:/root # `, `{0} root@host:/ # ` (HP-UX). A bare `# `
+or `$ ` is taken as a prompt only before a command advisor knows, so that a
+comment line in an output is not mistaken for one. The prompt names the host
+when it shows one; a new host starts when it changes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from advisor.collect.cleanup import Line, clean
+from advisor.collect.command_line import Command, identify_command
+
+_HOST = r"[A-Za-z0-9][\w.-]*"
+_PROMPTS = [
+    re.compile(rf"^\{{\d+\}}\s+\w+@(?P<host>{_HOST}):\S*\s*[#$]\s?"),  # HP-UX {0} root@host:/ #
+    re.compile(rf"^\[\w+@(?P<host>{_HOST})(?:\s[^\]]*)?\][#$]\s?"),  # [root@host dir]#
+    re.compile(rf"^\w[\w.-]*@(?P<host>{_HOST}):[^\s#$]*\s?[#$]\s?"),  # root@host:~#
+    re.compile(rf"^\w[\w.-]*@(?P<host>{_HOST})\s?[#$%>]\s?"),  # root@host#
+    re.compile(rf"^(?P<host>{_HOST}):[/~][^\s#$]*\s[#$]\s?"),  # host:/root #
+    re.compile(r"^-?(?:ba|k|z)?sh-\d+(?:\.\d+)*[#$]\s?"),  # bash-3.2#
+    re.compile(rf"^(?P<host>{_HOST})\s?[#$%]\s"),  # primary# , example$
+]
+_BARE = re.compile(r"^[#$%>]\s")
+_NOT_HOSTS = {"root", "bash", "sh", "ksh", "zsh", "localhost", "tcsh", "csh"}
+_SCRIPT_NOTE = re.compile(r"^Script (?:started|done) on ")
+
+
+@dataclass
+class Segment:
+    command: Command
+    host: str | None  # from the prompt
+    prompt_line: int
+    lines: list[Line] = field(default_factory=list)
+
+    @property
+    def span(self) -> str:
+        last = self.lines[-1].number if self.lines else self.prompt_line
+        return f"{self.prompt_line}-{last}" if last != self.prompt_line else str(self.prompt_line)
+
+
+@dataclass
+class Transcript:
+    segments: list[Segment]
+    skipped: list[str]  # "lines 1-3: not command output" and commands advisor does not read
+
+
+def _prompt(text: str) -> tuple[str | None, str] | None:
+    """(host or None, command) when the line is a prompt and a command."""
+    for pattern in _PROMPTS:
+        if m := pattern.match(text):
+            command = text[m.end():].strip()
+            host = m.groupdict().get("host")
+            if not command:
+                return None
+            if pattern is _PROMPTS[-1] and identify_command(command) is None:
+                return None  # `word# text` only as a prompt before a command advisor reads
+            return (host if host and host.lower() not in _NOT_HOSTS else None), command
+    if m := _BARE.match(text):
+        command = text[m.end():].strip()
+        if command and identify_command(command) is not None:
+            return None, command
+    return None
+
+
+def split(text: str) -> Transcript | None:
+    """The segments of a transcript, or None when no line is a prompt before a
+    command advisor knows (then the file is one output, judged by content)."""
+    lines = clean(text)
+    segments: list[Segment] = []
+    skipped: list[str] = []
+    current: Segment | None = None
+    loose: list[int] = []
+    for ln in lines:
+        if _SCRIPT_NOTE.match(ln.text):
+            skipped.append(f"line {ln.number}: {ln.text[:60]}")
+            continue
+        found = _prompt(ln.text)
+        if found is not None:
+            host, command_text = found
+            command = identify_command(command_text)
+            if command is None:
+                skipped.append(f"line {ln.number}: `{command_text[:60]}` (not a command advisor reads)")
+                current = None
+                continue
+            current = Segment(command, host, ln.number)
+            segments.append(current)
+        elif current is not None:
+            current.lines.append(ln)
+        elif ln.text.strip():
+            loose.append(ln.number)
+    if not segments:
+        return None
+    if loose:
+        skipped.insert(0, f"{_ranges(loose)}: not command output (text around the commands)")
+    for seg in segments:
+        _trim(seg)
+    return Transcript(segments, skipped)
+
+
+def _trim(seg: Segment) -> None:
+    """Blank lines at either end are not output; nor is prose after the last blank line."""
+    while seg.lines and not seg.lines[-1].text.strip():
+        seg.lines.pop()
+    while seg.lines and not seg.lines[0].text.strip():
+        seg.lines.pop(0)
+    blanks = [i for i, ln in enumerate(seg.lines) if not ln.text.strip()]
+    if blanks:
+        tail = seg.lines[blanks[-1] + 1:]
+        if tail and all(_prose(ln.text) for ln in tail):
+            del seg.lines[blanks[-1]:]
+
+
+def _prose(text: str) -> bool:
+    """A line of a mail (greeting, signature, sentence), not a row of output."""
+    words = [w.strip(".,;:!?()'\"") for w in text.split()]
+    return bool(words) and sum(w.isalpha() for w in words) >= len(words) * 0.7 and "=" not in text \
+        and "\t" not in text and not re.search(r"\s{3,}", text.strip())
+
+
+def _ranges(numbers: list[int]) -> str:
+    parts: list[str] = []
+    start = prev = numbers[0]
+    for n in numbers[1:] + [None]:  # type: ignore[list-item]
+        if n is not None and n == prev + 1:
+            prev = n
+            continue
+        parts.append(f"{start}" if start == prev else f"{start}-{prev}")
+        if n is not None:
+            start = prev = n
+    return "lines " + ", ".join(parts) if len(numbers) > 1 else f"line {numbers[0]}"

@@ -1,0 +1,187 @@
+"""Pasted terminal sessions, mails and mangled copies read as well as bundles."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from advisor.collect.command_line import identify_command
+from advisor.collect.commands import COMMANDS
+from conftest import CAPTURES, review, run_cli
+
+BUNDLES = sorted(p for p in CAPTURES.iterdir() if p.is_dir() and not p.name.startswith("sosreport"))
+
+
+def _command(cid: str) -> str:
+    base, _, item = cid.partition("@")
+    special = {"ethtool-k": f"ethtool -k {item}", "ethtool-c": f"ethtool -c {item}",
+               "nwmgr-vmtu": f"nwmgr -g -A vmtu -c {item}", "nwmgr-attrs": f"nwmgr -g -A all -c {item}",
+               "lanadmin-vmtu": f"lanadmin -x vmtu {item}", "lanscan": "lanscan", "sysctl-net": "sysctl -a",
+               "release": "cat /etc/release"}
+    if base.startswith("driver-"):
+        return f"cat /kernel/drv/{base[len('driver-'):]}.conf"
+    return special.get(base) or COMMANDS[base]
+
+
+def _transcript(bundle: Path, host: str) -> str:
+    """The bundle as an administrator's terminal session on that host."""
+    from advisor.collect.offline import Loader
+
+    with Loader() as loader:
+        [capture] = loader.load(bundle)
+    out: list[str] = []
+    for cid, output in capture.outputs.items():
+        if cid == "ndd-tcp":
+            for line in output.text().splitlines():
+                name, value = line.replace("=", " ").split()
+                out += [f"root@{host}:~# ndd -get /dev/tcp {name}", value]
+            continue
+        out += [f"root@{host}:~# {_command(cid)}", *output.text().rstrip("\n").split("\n")]
+    return "\n".join(out) + "\n"
+
+
+def _findings(report) -> set[tuple]:
+    return {(f.rule, f.subject, f.severity.value, f.observed, f.message) for h in report.hosts for f in h.findings}
+
+
+@pytest.mark.parametrize("bundle", BUNDLES, ids=lambda p: p.name)
+def test_a_bundle_pasted_as_a_session_gives_the_same_findings(tmp_path: Path, bundle: Path) -> None:
+    host = bundle.name
+    pasted = tmp_path / "session.txt"
+    pasted.write_text(_transcript(bundle, host))
+    from_bundle, from_paste = review(bundle), review(pasted)
+    assert [h.host for h in from_paste.hosts] == [host]
+    assert from_paste.hosts[0].errors == []
+    assert _findings(from_paste) == _findings(from_bundle)
+
+
+@pytest.mark.parametrize("prompt", [
+    "root@t5:~# ", "t5# ", "# ", "$ ", "bash-3.2# ", "-bash-4.1$ ", "[root@t5 OVS]# ", "t5:/root # ",
+    "{0} root@t5:/ # ", "example$ ", "\x1b[01;32mroot@t5\x1b[00m:\x1b[01;34m~\x1b[00m# "])
+def test_prompts_in_the_wild(tmp_path: Path, prompt: str) -> None:
+    paste = tmp_path / "p.txt"
+    paste.write_text(f"Hello, here is the output.\n\n{prompt}ldm -V\nLogical Domains Manager (v 3.0.0.2)\n"
+                     f"{prompt}kstat -p | grep dring_mode\nvnet:0:vnetldc0x0:dring_mode\t1\n")
+    [host] = review(paste).hosts
+    assert host.errors == []
+    assert {f.rule for f in host.findings} >= {"ldoms.dring-mode"}
+    assert host.skipped[0] == "line 1: not command output (text around the commands)"
+
+
+def test_mail_quoting_crlf_colour_backspaces_and_double_spacing(tmp_path: Path) -> None:
+    body = ["primary# ldm -V", "Logical Domains Manager (v 3.0.0.2)", "primary# kstat -p | grep dring_mode",
+            "vnet:0:vnetldc0x0:dring_mode\t1", "vnet:0:vnetldc0x3:dring_mode\t4"]
+    plain = review(_write(tmp_path / "plain.txt", "\n".join(body) + "\n"))
+    mangled = ["> > " + line for line in body]
+    mangled[0] = "> > p\bpr\bri\bim\bma\bar\bry\by# \x1b[1mldm\x1b[0m -V"  # man-style bold, colour
+    text = "\r\n\r\n".join(mangled) + "\r\n"
+    quoted = review(_write(tmp_path / "mail.txt", "On Monday you wrote:\r\n" + text))
+    assert _findings(quoted) == _findings(plain) and _findings(plain)
+    indented = review(_write(tmp_path / "indented.txt", "".join(f"    {line}\n" for line in body)))
+    assert _findings(indented) == _findings(plain)
+
+
+def _write(path: Path, text: str) -> Path:
+    path.write_bytes(text.encode())
+    return path
+
+
+def test_two_hosts_in_one_file_are_two_reports(tmp_path: Path) -> None:
+    paste = _write(tmp_path / "two.txt", "t5a# ldm -V\nLogical Domains Manager (v 3.0.0.2)\n"
+                                         "t5b# ldm -V\nLogical Domains Manager (v 3.4.0.3)\n")
+    report = review(paste)
+    assert [h.host for h in report.hosts] == ["t5a", "t5b"]
+    assert [h.detected.ldm_version for h in report.hosts] == ["3.0.0.2", "3.4.0.3"]
+
+
+def test_a_filtered_output_judges_what_it_shows_and_never_passes_by_omission(tmp_path: Path) -> None:
+    enough = review(_write(tmp_path / "a.txt", "# kstat -p | grep dring_mode\nvnet:0:vnetldc0x0:dring_mode\t4\n"))
+    statuses = {r.status for r in enough.hosts[0].results if r.rule == "ldoms.dring-mode"}
+    assert statuses == {"pass"}
+    narrow = review(_write(tmp_path / "b.txt", "# kstat -p | grep vnetldc0x0\nvnet:0:vnetldc0x0:dring_mode\t4\n"))
+    [result] = [r for r in narrow.hosts[0].results if r.rule == "ldoms.dring-mode"]
+    assert result.status == "unknown" and result.missing == ["kstat -p"]
+    assert "filtered (`kstat -p | grep vnetldc0x0`)" in (result.reason or "")
+    failing = review(_write(tmp_path / "c.txt", "# kstat -p | grep vnetldc0x0\nvnet:0:vnetldc0x0:dring_mode\t1\n"))
+    assert [f.rule for f in failing.hosts[0].findings] == ["ldoms.dring-mode"]  # what it shows still fails
+
+
+def test_a_segment_that_cannot_be_read_is_named_and_the_rest_is_reported(tmp_path: Path) -> None:
+    paste = _write(tmp_path / "t.txt", "primary# ldm -V\nLogical Domains Manager (v 3.0.0.2)\n"
+                                       "primary# ldm list -l\nthis is not a listing\nat all\n"
+                                       "primary# kstat -p | grep dring_mode\nvnet:0:vnetldc0x0:dring_mode\t1\n")
+    res = run_cli("review", str(paste))
+    assert res.returncode == 2
+    [line] = [ln for ln in res.stderr.splitlines() if "t.txt" in ln]
+    assert line.startswith(f"advisor: {paste}:4") and "(lines 3-5: `ldm list -l`)" in line
+    assert "ldoms.dring-mode" in res.stdout and "ldoms.software-level" in res.stdout
+    assert "Traceback" not in res.stderr
+
+
+def test_evidence_names_the_line_of_the_pasted_file(tmp_path: Path) -> None:
+    paste = _write(tmp_path / "t.txt", "Hi,\n\n# ldm -V\nLogical Domains Manager (v 3.0.0.2)\n")
+    [finding] = [f for f in review(paste).hosts[0].findings if f.rule == "ldoms.software-level"]
+    assert finding.evidence == [f"{paste}:4"]
+
+
+def test_a_bundle_file_holds_another_form_of_its_command(tmp_path: Path) -> None:
+    bundle = tmp_path / "t5"
+    shutil.copytree(CAPTURES / "t5-primary-tuned", bundle)
+    (bundle / "ldm-list-l-p.txt").rename(bundle / "ldm-list-l.txt")  # the parseable form under the human form's name
+    assert _findings(review(bundle)) == _findings(review(CAPTURES / "t5-primary-tuned"))
+    [host] = review(bundle).hosts
+    assert host.errors == [] and host.status == "clean"
+
+
+@pytest.mark.parametrize("line, cid, filtered", [
+    ("ldm ls -l ldg1", "ldm-list-l", None),
+    ("ldm list -l -p", "ldm-list-l-p", None),
+    ("sudo /usr/sbin/ldm ls-bindings -e", "ldm-list-bindings-e", None),
+    ("dladm show-linkprop -p cpus net0", "dladm-show-linkprop", "dladm show-linkprop -p cpus net0"),
+    ("ndd -get /dev/tcp tcp_recv_hiwat", "ndd-tcp", None),
+    ("ethtool -k eth1", "ethtool-k@eth1", None),
+    ("nwmgr -g -A vmtu -c lan0", "nwmgr-vmtu@lan0", None),
+    ("lanscan -v", "lanscan-v", None),
+    ("kstat -p|grep lso", "kstat-p", "grep lso"),
+    ("kstat -p | egrep 'dring|lso' | head -20", "kstat-p", "egrep dring|lso | head -20"),
+    ("pfexec kstat -p vnet:::dring_mode", "kstat-p", "kstat -p vnet:::dring_mode"),
+])
+def test_the_command_line_says_what_printed_it(line: str, cid: str, filtered: str | None) -> None:
+    cmd = identify_command(line)
+    assert cmd is not None and cmd.command_id == cid and cmd.filtered == filtered
+
+
+def test_commands_advisor_does_not_read_are_skipped(tmp_path: Path) -> None:
+    paste = _write(tmp_path / "t.txt", "# hostname\nt5\n# ldm -V\nLogical Domains Manager (v 3.0.0.2)\n"
+                                       "# ldm -V | wc -l\n5\n")
+    [host] = review(paste).hosts
+    assert host.errors == [] and host.detected.ldm_version == "3.0.0.2"
+    assert not any("hostname" in s for s in host.skipped)  # a bare `# hostname` is not taken for a prompt
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_PIECES = st.sampled_from(["primary# ", "# ", "$ ", "> ", "| ", "\r", "\x1b[1m", "\b", "\t", "  ", "\n", "ldm -V",
+                           "kstat -p | grep ", "dring_mode", "ethtool -k ", "eth0", "ndd -get /dev/tcp x", "'", '"',
+                           "vnet:0:vnetldc0x0:dring_mode\t1", "Logical Domains Manager (v 3.0)", "Script started on"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(_PIECES, st.text(max_size=20)), max_size=40))
+def test_splitting_never_raises_on_arbitrary_text(parts: list[str]) -> None:
+    from advisor.collect import transcript
+
+    text = "".join(parts)
+    found = transcript.split(text)
+    if found is not None:
+        for seg in found.segments:
+            assert seg.command.command_id and seg.prompt_line >= 1
+            assert all(ln.number >= seg.prompt_line for ln in seg.lines)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=80))
+def test_command_lines_never_raise(line: str) -> None:
+    identify_command(line)
