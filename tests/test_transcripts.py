@@ -136,9 +136,9 @@ def test_a_bundle_file_holds_another_form_of_its_command(tmp_path: Path) -> None
 
 
 @pytest.mark.parametrize("line, cid, filtered", [
-    ("ldm ls -l ldg1", "ldm-list-l", None),
+    ("ldm ls -l ldg1", "ldm-list-l", "ldm ls -l ldg1"),  # one domain of several: partial
     ("ldm list -l -p", "ldm-list-l-p", None),
-    ("sudo /usr/sbin/ldm ls-bindings -e", "ldm-list-bindings-e", None),
+    ("sudo /usr/sbin/ldm ls-bindings -e", "ldm-list-l", None),  # the sections of ldm list -l
     ("dladm show-linkprop -p cpus net0", "dladm-show-linkprop", "dladm show-linkprop -p cpus net0"),
     ("ndd -get /dev/tcp tcp_recv_hiwat", "ndd-tcp", None),
     ("ethtool -k eth1", "ethtool-k@eth1", None),

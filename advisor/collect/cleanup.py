@@ -4,7 +4,8 @@ Every cleaned line keeps the number of the line it came from, so evidence and
 errors name the line of the file the user has. Undone, in this order: CRLF
 and lone CRs, ANSI escape sequences, backspace overstrikes, trailing blanks,
 mail quoting (`> `, nested `> > `, `| `), a common indent, and the blank line
-an HTML-to-text conversion puts between every line.
+an HTML-to-text conversion puts between every line; non-breaking spaces
+become spaces, and a document's elision lines (`...`, `[snip]`) are dropped.
 """
 
 from __future__ import annotations
@@ -84,11 +85,15 @@ def _undouble(lines: list[Line]) -> list[Line]:
     return lines
 
 
+_ELISION = re.compile(r"^\s*(?:\.{3,}|(?:\.\s){2,}\.|\u2026|\[\s*(?:\.{3}|\u2026|snip|snipped|output (?:truncated|omitted))\s*\])\s*$", re.I)
+
+
 def clean(text: str) -> list[Line]:
     raw = text.split("\n")
     if raw and raw[-1] == "":
         raw.pop()
-    lines = [Line(i, _terminal(t)) for i, t in enumerate(raw, 1)]
+    lines = [Line(i, _terminal(t.replace("\u00a0", " "))) for i, t in enumerate(raw, 1)]
     lines = _unquote(lines)
     lines = _dedent(lines)
-    return _undouble(lines)
+    lines = _undouble(lines)
+    return [ln for ln in lines if not _ELISION.match(ln.text)]  # a document's `...`: left-out lines

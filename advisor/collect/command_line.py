@@ -79,8 +79,9 @@ def _ldm(args: list[str]) -> tuple[str | None, str | None]:
         if "-p" in flags:
             return ("ldm-list-l-p" if "-l" in flags else None), domain
         return ("ldm-list-l" if "-l" in flags else None), domain
-    if sub in ("list-bindings", "ls-bindings"):
-        return "ldm-list-bindings-e", None
+    if sub in ("list-bindings", "ls-bindings"):  # the same sections as `ldm list -l`, with the bindings
+        domain = plain[0] if len(plain) == 1 else None
+        return ("ldm-list-l-p" if "-p" in flags else "ldm-list-l"), domain
     if sub in ("list-constraints", "ls-constraints") and "-x" in flags:
         return "ldm-list-constraints-x", None
     return None, None
@@ -91,6 +92,8 @@ def _dladm(args: list[str]) -> tuple[str | None, bool]:
     if not args:
         return None, False
     sub, rest = args[0], args[1:]
+    if sub != "show-linkprop" and {"-p", "-o"} & _flags(rest):
+        return None, False  # parseable or chosen fields: only show-linkprop's -c -o form is read
     narrowed = bool(_plain([a for a in rest if a not in _option_values(rest)])) or "-p" in _flags(rest)
     ids = {"show-phys": "dladm-show-phys", "show-link": "dladm-show-link", "show-dev": "dladm-show-dev",
            "show-linkprop": "dladm-show-linkprop"}
@@ -127,6 +130,7 @@ def identify_command(line: str) -> Command | None:
     argument = None
     if cmd == "ldm":
         cid, argument = _ldm(args)
+        narrowed = argument is not None and cid in ("ldm-list-l", "ldm-list-l-p")  # one domain of several
     elif cmd == "kstat":
         cid = "kstat-p" if "-p" in flags else None
         narrowed = bool(_plain(args)) or bool({"-m", "-i", "-n", "-s", "-c"} & flags)
@@ -134,11 +138,12 @@ def identify_command(line: str) -> Command | None:
         cid, narrowed = _dladm(args)
     elif cmd == "ipadm" and args[:1] == ["show-prop"] and "tcp" in args:
         cid, narrowed = "ipadm-show-prop-tcp", "-p" in flags
-    elif cmd == "ndd" and "/dev/tcp" in args:
+    elif cmd == "ndd" and "/dev/tcp" in args and "?" not in args and "\\?" not in args:  # `?` lists names
         props = [a for a in _plain(args) if a != "/dev/tcp"]
         cid, argument = "ndd-tcp", (props[0] if props else None)  # one property per call is the normal use
     elif cmd in ("cat", "more", "less") and args:
-        cid = {"/etc/system": "etc-system", "/etc/release": "release", "/etc/os-release": "release"}.get(args[-1])
+        cid = {"/etc/system": "etc-system", "/etc/release": "release", "/etc/os-release": "release",
+               "/etc/*release": "release", "/etc/*-release": "release"}.get(args[-1])
         if m := re.fullmatch(r"/kernel/drv/(\w+)\.conf", args[-1]):
             cid = f"driver-{m.group(1)}"
     elif cmd == "virtinfo":
@@ -147,8 +152,8 @@ def identify_command(line: str) -> Command | None:
         cid = "psrinfo-pv"
     elif cmd == "pkg" and args[:1] == ["info"] and "entire" in args:
         cid = "pkg-entire"
-    elif cmd == "showrev" and "-p" in flags:
-        cid = "showrev-p"
+    elif (cmd == "showrev" or cmd == "patchadd") and "-p" in flags:
+        cid = "showrev-p"  # patchadd -p prints the same Patch: lines
     elif cmd == "uname" and "-a" in flags:
         cid = "uname-a"
     elif cmd in ("xm", "xl") and args:

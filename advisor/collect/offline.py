@@ -156,7 +156,8 @@ def _load_pasted(path: Path, shown: str, scratch: Path) -> list[Capture] | None:
     raw = path.read_bytes()
     if b"\0" in raw[:65536]:
         return None
-    parts = transcript.split(raw.decode("utf-8", errors="replace"))
+    text = raw.decode("utf-8", errors="replace")
+    parts = transcript.split(text) or transcript.one_output(text)
     if parts is None:
         return None
     return pasted.captures(parts, shown, path.stem, scratch)

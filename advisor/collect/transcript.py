@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 
 from advisor.collect.cleanup import Line, clean
 from advisor.collect.command_line import Command, identify_command
+from advisor.collect.commands import command_line
+from advisor.collect.identify import identify_text
 
 _HOST = r"[A-Za-z0-9][\w.-]*"
 _PROMPTS = [
@@ -28,6 +30,8 @@ _PROMPTS = [
     re.compile(rf"^(?P<host>{_HOST})\s?[#$%]\s"),  # primary# , example$
 ]
 _BARE = re.compile(r"^[#$%>]\s")
+_ANY_PROMPT_END = re.compile(r"[#$%>]\s+")  # the end of any other prompt: `└─[0] <> `, `host/opt> `
+_EMPTY_PROMPT = re.compile(rf"^(?:\w[\w.-]*@{_HOST}(?::\S*)?|\[\w+@{_HOST}[^\]]*\]|{_HOST}|-?bash-[\d.]+)\s?[#$%]\s*$")
 _NOT_HOSTS = {"root", "bash", "sh", "ksh", "zsh", "localhost", "tcsh", "csh"}
 _SCRIPT_NOTE = re.compile(r"^Script (?:started|done) on ")
 
@@ -66,6 +70,19 @@ def _prompt(text: str) -> tuple[str | None, str] | None:
         command = text[m.end():].strip()
         if command and identify_command(command) is not None:
             return None, command
+    for m in _ANY_PROMPT_END.finditer(text):  # any other prompt, before a command advisor reads
+        command = text[m.end():].strip()
+        if m.start() < 80 and command and identify_command(command) is not None:
+            host = re.search(rf"(?:@|^|\[)({_HOST})(?=[:/\]\s])", text[:m.start()])
+            name = host.group(1) if host else None
+            return (name if name and name.lower() not in _NOT_HOSTS else None), command
+    return None
+
+
+def _bare_command(text: str, previous_blank: bool) -> str | None:
+    """A command line pasted without its prompt, at the start or after a blank line."""
+    if previous_blank and text[:1].isalpha() and identify_command(text.strip()) is not None:
+        return text.strip()
     return None
 
 
@@ -77,11 +94,18 @@ def split(text: str) -> Transcript | None:
     skipped: list[str] = []
     current: Segment | None = None
     loose: list[int] = []
+    blank_before = True
     for ln in lines:
+        previous_blank, blank_before = blank_before, not ln.text.strip()
         if _SCRIPT_NOTE.match(ln.text):
             skipped.append(f"line {ln.number}: {ln.text[:60]}")
             continue
+        if _EMPTY_PROMPT.match(ln.text):  # a prompt with nothing typed ends the output before it
+            current = None
+            continue
         found = _prompt(ln.text)
+        if found is None and (bare := _bare_command(ln.text, previous_blank)) is not None:
+            found = (None, bare)
         if found is not None:
             host, command_text = found
             command = identify_command(command_text)
@@ -102,6 +126,21 @@ def split(text: str) -> Transcript | None:
     for seg in segments:
         _trim(seg)
     return Transcript(segments, skipped)
+
+
+def one_output(text: str) -> Transcript | None:
+    """A single output that mail or a web page changed (quoting, CRLF, an
+    indent, elisions): cleaned and identified by content; None when nothing
+    needed undoing (it is read as it is) or it cannot be identified."""
+    lines = clean(text)
+    if [ln.text for ln in lines] == text.split("\n")[: len(lines)] and len(lines) == len(text.rstrip("\n").split("\n")):
+        return None
+    cid = identify_text("\n".join(ln.text for ln in lines[:2000]) + "\n")
+    if cid is None:
+        return None
+    seg = Segment(Command(cid, command_line(cid)), None, lines[0].number if lines else 1, lines)
+    _trim(seg)
+    return Transcript([seg], [])
 
 
 def _trim(seg: Segment) -> None:

@@ -41,6 +41,9 @@ def _spaced(text: str) -> tuple[str, ...] | None:
     return m.groups() if m else None
 
 
+_TIMESTAMP = re.compile(r"^\s*(?:\d{9,11}|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \w{3} [ \d]\d \d\d:\d\d:\d\d (?:\w+ )?\d{4})\s*$")
+
+
 def parse_stream(lines: Iterable[str], wanted: Wanted,
                  modules: frozenset[str] | None = None) -> dict[KstatKey, KstatValue]:
     """`modules`, when given, lists every module `wanted` can accept: lines of
@@ -61,7 +64,7 @@ def parse_stream(lines: Iterable[str], wanted: Wanted,
                     kept[KstatKey(module, int(parts[1]), parts[2], parts[3])] = KstatValue(value.strip(), number)
                 continue
         text = raw.rstrip("\r\n")
-        if not text.strip():
+        if not text.strip() or _TIMESTAMP.match(text):  # `kstat -T u` / `-T d` print the time before each round
             continue
         fields = _spaced(text)
         last_ok = fields is not None

@@ -51,8 +51,21 @@ def _lists(domain: LdmDomain) -> dict[str, list[Record]]:
             "VNET": domain.vnets, "VDS": domain.vds, "VDISK": domain.vdisks}
 
 
+def _unwrap(lines: list) -> list:
+    """A page that wrapped a long record after one of its `|`: the next line,
+    when it is neither a keyword nor a `|` continuation, is the rest of it."""
+    out: list = []
+    for ln in lines:
+        text = ln.text.strip()
+        if out and out[-1].text.rstrip().endswith("|") and not text.startswith("|") and not _KEYWORD.match(text):
+            out[-1] = type(ln)(out[-1].number, out[-1].text.rstrip() + text)
+        else:
+            out.append(ln)
+    return out
+
+
 def parse(text: str) -> LdmListing:
-    lines = [ln for ln in numbered(text) if ln.text.strip()]
+    lines = _unwrap([ln for ln in numbered(text) if ln.text.strip()])
     if not lines:
         raise ParseError("empty output")
     m = _VERSION.match(lines[0].text.strip())

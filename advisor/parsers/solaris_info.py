@@ -75,7 +75,9 @@ class PsrInfo:
     line: int
 
 
-_PHYS = re.compile(r"The physical processor has (?:(\d+) cores? and )?(\d+) virtual processors?")
+# "The physical processor has 2 cores and 16 virtual processors" (Solaris 10 8/07 and later);
+# "The UltraSPARC-IIIi physical processor has 1 virtual processor (0)" (Solaris 9 and early 10).
+_PHYS = re.compile(r"The (?:\S+ )?physical processor has (?:(\d+) cores? and )?(\d+) virtual processors?")
 _CORE = re.compile(r"The core has (\d+) virtual processors?")
 _MODEL = re.compile(r"^\s+(\S.*?)\s+\((?:chipid|cpuid|portid)")
 
@@ -125,6 +127,9 @@ def parse_release(text: str) -> Release:
             return Release(s, int(m.group(1)), int(m.group(2)) if m.group(2) else None, m.group(3), arch, ln.number)
         if s.startswith(("NAME=", "PRETTY_NAME=", "ID=")):
             return Release(s, None, None, None, None, ln.number)
+        if re.match(r"(?:OpenSolaris|OpenIndiana|OmniOS|SmartOS)\b", s):  # illumos and its forerunner: not Oracle Solaris
+            arch = "SPARC" if "SPARC" in s else ("x86" if re.search(r"x86|X86", s) else None)
+            return Release(s, None, None, None, arch, ln.number)
         raise ParseError(f"not an /etc/release line: {s[:40]!r}", line=ln.number)
     raise ParseError("empty release file")
 

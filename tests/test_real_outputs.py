@@ -1,0 +1,87 @@
+"""Every real published output in tests/real/ is read as a user would paste it.
+
+Each sample keeps its source and version in a header (see tests/real/README.md).
+The test reviews each one: never a traceback; recognised (its command
+identified and parsed, no input error) unless its header says `expect:
+unreadable: <reason>`. The recognition rate is printed, and may not fall
+below the floor recorded in tests/real/RATE nor below 90%.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from conftest import review
+
+REAL = Path(__file__).parent / "real"
+# `ldm list-bindings` prints the sections of `ldm list -l` and is read as such.
+_ALIASES = {"ldm-list-bindings": {"ldm-list-l", "ldm-list-l-p"}}
+
+
+@dataclass
+class Sample:
+    path: Path
+    family: str
+    header: dict[str, str]
+    body: str
+
+    @property
+    def unreadable(self) -> bool:
+        return self.header.get("expect", "").startswith("unreadable")
+
+
+def _samples() -> list[Sample]:
+    out = []
+    for path in sorted(REAL.glob("*/*.txt")):
+        text = path.read_text(encoding="utf-8")
+        head, sep, body = text.partition("\n---\n")
+        assert sep, f"{path}: no '---' line after the header"
+        header = dict(line.split(": ", 1) for line in head.splitlines() if ": " in line)
+        assert header.get("source") and header.get("expect"), f"{path}: header needs source and expect"
+        out.append(Sample(path, path.parent.name, header, body))
+    return out
+
+
+SAMPLES = _samples()
+
+
+def _recognised(sample: Sample, tmp_path: Path) -> tuple[bool, str]:
+    """Identified (what printed it) and, where advisor has a parser for it, parsed."""
+    from advisor.collect.offline import Loader
+
+    pasted = tmp_path / f"{sample.path.stem}.paste"
+    pasted.write_text(sample.body, encoding="utf-8")
+    report = review(pasted)  # must not raise, whatever the text
+    if report.errors:
+        return False, report.errors[0]
+    errors = [e for h in report.hosts for e in h.errors]
+    if errors:
+        return False, errors[0]
+    with Loader() as loader:
+        identified = {cid.split("@", 1)[0] for c in loader.load(pasted) for cid in c.outputs}
+    if sample.header.get("command") == "transcript":
+        return bool(identified), f"identified {sorted(identified)}"
+    wanted = _ALIASES.get(sample.family, {sample.family})
+    return bool(wanted & identified), f"identified {sorted(identified)}, not {sorted(wanted)}"
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=lambda s: f"{s.family}/{s.path.stem}")
+def test_each_real_sample_is_read_without_a_traceback(sample: Sample, tmp_path: Path) -> None:
+    ok, why = _recognised(sample, tmp_path)
+    if not sample.unreadable:
+        assert ok, f"{sample.path.relative_to(REAL)}: {why}"
+
+
+def test_the_recognition_rate_does_not_drop(tmp_path: Path, capsys) -> None:
+    readable = [s for s in SAMPLES if not s.unreadable]
+    recognised = sum(_recognised(s, tmp_path / s.family)[0] for s in readable if (tmp_path / s.family).mkdir(
+        exist_ok=True) is None)
+    rate = recognised / len(SAMPLES)
+    floor = float((REAL / "RATE").read_text().split()[0])
+    with capsys.disabled():
+        print(f"\nreal outputs: {recognised} of {len(SAMPLES)} recognised ({rate:.0%}); "
+              f"{len(SAMPLES) - len(readable)} marked unreadable with a reason")
+    assert rate >= max(floor, 0.9)
