@@ -185,3 +185,28 @@ def test_splitting_never_raises_on_arbitrary_text(parts: list[str]) -> None:
 @given(st.text(max_size=80))
 def test_command_lines_never_raise(line: str) -> None:
     identify_command(line)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_a_mutated_pasted_session_never_raises(tmp_path_factory, data) -> None:
+    """Lines dropped, duplicated, quoted or cut anywhere in a real session: one
+    report, errors as lines, never an exception."""
+    lines = _transcript(CAPTURES / "t5-primary-untuned", "t5").split("\n")
+    for _ in range(data.draw(st.integers(0, 6))):
+        i = data.draw(st.integers(0, len(lines) - 1))
+        op = data.draw(st.sampled_from(["drop", "dup", "quote", "cut", "prompt"]))
+        if op == "drop":
+            del lines[i]
+        elif op == "dup":
+            lines.insert(i, lines[i])
+        elif op == "quote":
+            lines[i] = "> " + lines[i]
+        elif op == "cut":
+            lines[i] = lines[i][: data.draw(st.integers(0, max(0, len(lines[i]))))]
+        else:
+            lines.insert(i, "t6# ldm list -l")
+    path = tmp_path_factory.mktemp("m") / "paste.txt"
+    path.write_text("\n".join(lines))
+    report = review(path)
+    assert report.hosts and all(isinstance(e, str) for h in report.hosts for e in h.errors)
