@@ -27,7 +27,7 @@ def _rule_section(rule: Rule) -> list[str]:
     impacts = ", ".join(dict.fromkeys(c.value.value for c in rule.impact))
     lines = [f"### `{rule.id}`", "", f"**{rule.title}**", "",
              f"- Severity: {sev}; subject: {rule.subject}; platforms: {', '.join(rule.platforms)}",
-             f"- Source: `{rule.source.seed}`, {rule.source.section}"]
+             f"- Source: {rule.source.citation}" + (f" <{rule.source.url}>" if rule.source.url else "")]
     lines += [f"- Reference: {ref}" for ref in rule.references]
     if rule.confidence != "confirmed":
         lines.append("- Confidence: unconfirmed (reported as info/unknown only)")

@@ -58,9 +58,29 @@ def test_rule_catalogue_matches_the_contract() -> None:
     }
 
 
-def test_every_rule_cites_a_seed_that_exists() -> None:
+def test_every_rule_cites_a_study_by_title_whose_copy_exists() -> None:
     seeds = Path(__file__).resolve().parents[2] / "shared" / "seeds"
     for rule in packs.load():
-        assert rule.source.seed.endswith(".txt") and rule.source.section
+        study = rule.source.study
+        assert study is not None and study.title and study.publisher and study.date and rule.source.section
+        assert rule.source.citation == f"{study.title}, {study.publisher}, {study.date}, section {rule.source.section}"
         if seeds.is_dir():
-            assert (seeds / rule.source.seed).is_file(), rule.id
+            assert study.seed and (seeds / study.seed).is_file(), rule.id
+
+
+def test_no_report_names_a_seed_file(tmp_path) -> None:
+    """Users look sources up by title: the notes' file names never appear in output."""
+    import re
+
+    from conftest import run_cli
+
+    out = tmp_path / "reports"
+    res = run_cli("review", str(CAPTURES), "-f", "table,json,sarif,junit,markdown,html,script", "-o", str(out) + "/")
+    assert res.returncode == 0, res.stderr
+    seed_name = re.compile(r"\b00\d_[0-9a-f]{16}\.txt")
+    for path in out.iterdir():
+        assert not seed_name.search(path.read_text()), path.name
+    for rule in ("ldoms.dring-mode", "hpux.tso-disabled", "xen.shared-pcpu"):
+        assert not seed_name.search(run_cli("rules", "show", rule).stdout)
+    sarif = (out / "report.sarif").read_text()
+    assert '"helpUri": "https://www.oracle.com/technical-resources/articles/it-infrastructure/' in sarif

@@ -34,7 +34,7 @@ def show_rule(rule_id: str, rule_dirs: list[Path]) -> None:
     lines = [Text(rule.id, style="bold"), Text(rule.title),
            Text(f"severity: {'/'.join(s.value for s in sorted(rule.check_severities(), key=lambda s: -s.rank))}"
                 f"   subject: {rule.subject}   platforms: {', '.join(rule.platforms)}"),
-           Text(f"source: {rule.source.seed}, {rule.source.section}")]
+           Text(f"source: {rule.source.citation}" + (f" <{rule.source.url}>" if rule.source.url else ""))]
     lines += [Text(f"reference: {ref}") for ref in rule.references]
     lines += [Text(""), Text("Rationale", style="bold"), Text(rule.rationale.strip()),
             Text(""), Text("Expected effect", style="bold"), Text(rule.effect.strip()),

@@ -247,7 +247,7 @@ class Engine:
             expected=render(check.expected or rule.expected, ns),
             evidence=self._evidence(rule, check, item, facts),
             remediation=[s.as_text() for s in steps], steps=steps, undo=undo, impact=impact, effect=rule.effect.strip(),
-            source=f"{rule.source.seed}, {rule.source.section}", confidence=rule.confidence,
+            source=rule.source.citation, source_url=rule.source.url, confidence=rule.confidence,
         )
         return Result(rule=rule.id, subject=subject, status="fail", severity=severity), finding
 

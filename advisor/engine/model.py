@@ -91,10 +91,38 @@ class Choice(BaseModel):
     value: Impact
 
 
-class Source(BaseModel):
+class Study(BaseModel):
+    """A published study in rules/sources.yaml."""
+
     model_config = _STRICT
-    seed: str
+    title: str
+    publisher: str
+    date: str
+    authors: str | None = None
+    url: str | None = None
+    seed: str | None = None  # the copy in the project's shared notes; never shown
+
+
+class Source(BaseModel):
+    """A rule's source: a study by its key, and the section the rule rests on.
+    The pack loader fills in `study` from rules/sources.yaml."""
+
+    model_config = _STRICT
+    ref: str
     section: str
+    study: Study | None = None
+
+    @property
+    def citation(self) -> str:
+        """'Title, Publisher, Date, section S' for reports."""
+        if self.study is None:
+            return f"{self.ref}, section {self.section}"
+        s = self.study
+        return f"{s.title}, {s.publisher}, {s.date}, section {self.section}"
+
+    @property
+    def url(self) -> str | None:
+        return self.study.url if self.study else None
 
 
 class Rule(BaseModel):

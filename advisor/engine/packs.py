@@ -8,7 +8,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from advisor import datafile
-from advisor.engine.model import Rule
+from advisor.engine.model import Rule, Study
 from advisor.errors import RulePackError
 
 
@@ -50,15 +50,40 @@ def load_file(path: Path) -> list[Rule]:
     return rules
 
 
+SOURCES = "sources.yaml"  # the studies rules cite, by key; not a rule pack
+
+
+def load_studies(path: Path) -> dict[str, Study]:
+    data = datafile.load(path, RulePackError)
+    if not isinstance(data, dict):
+        raise RulePackError(f"{path}: a mapping of study keys to title, publisher, date")
+    studies: dict[str, Study] = {}
+    for key, value in data.items():
+        try:
+            studies[str(key)] = Study.model_validate(value)
+        except ValidationError as exc:
+            raise RulePackError(f"{path}: {key}: {_describe(exc, [])}") from None
+    return studies
+
+
 def load(extra_dirs: list[Path] | None = None) -> list[Rule]:
     dirs = [bundled_rules_dir(), *(extra_dirs or [])]
     rules: dict[str, Rule] = {}
+    studies: dict[str, Study] = {}
     for directory in dirs:
         if not directory.is_dir():
             raise RulePackError(f"{directory}: rule directory not found")
+        if (directory / SOURCES).is_file():
+            studies.update(load_studies(directory / SOURCES))
         for path in sorted(directory.glob("*.y*ml")):
+            if path.name == SOURCES:
+                continue
             for rule in load_file(path):
                 if rule.id in rules:
                     raise RulePackError(f"{path}: rule {rule.id} is already defined in {rules[rule.id].file}")
                 rules[rule.id] = rule
+    for rule in rules.values():
+        if rule.source.ref not in studies:
+            raise RulePackError(f"{rule.file}: {rule.id}: source {rule.source.ref!r} is not in {SOURCES}")
+        rule.source.study = studies[rule.source.ref]
     return list(rules.values())

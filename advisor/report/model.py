@@ -86,7 +86,8 @@ class Finding(BaseModel):
     undo: list[str] = []
     impact: str
     effect: str
-    source: str
+    source: str  # title, publisher, date and section of the study
+    source_url: str | None = None
     confidence: Literal["confirmed", "unconfirmed"] = "confirmed"
     waiver: WaiverNote | None = None  # set on waived findings (HostReport.waived)
 

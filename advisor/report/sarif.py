@@ -43,10 +43,13 @@ def _result(host: str, f: Finding, index: int) -> dict:
 
 def _descriptor(rule: Rule) -> dict:
     help_text = "\n".join([rule.rationale.strip(), "", "Remediation:", *[r.command for r in rule.remediation],
-                           "", f"Source: {rule.source.seed}, {rule.source.section}"])
-    return {"id": rule.id, "name": rule.id.replace(".", "-"), "shortDescription": {"text": rule.title},
-            "fullDescription": {"text": rule.rationale.strip()}, "help": {"text": help_text},
-            "properties": {"severity": rule.severity.value, "effect": rule.effect.strip()}}
+                           "", f"Source: {rule.source.citation}"])
+    descriptor = {"id": rule.id, "name": rule.id.replace(".", "-"), "shortDescription": {"text": rule.title},
+                  "fullDescription": {"text": rule.rationale.strip()}, "help": {"text": help_text},
+                  "properties": {"severity": rule.severity.value, "effect": rule.effect.strip()}}
+    if rule.source.url:
+        descriptor["helpUri"] = rule.source.url
+    return descriptor
 
 
 def render(report: Report, rules: list[Rule]) -> str:
