@@ -11,8 +11,45 @@ import typer
 
 from advisor.errors import AdvisorError
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+app = typer.Typer(add_completion=True, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Network-tuning advisor and configuration auditor for virtualized hosts.")
+
+
+def _plain_help_types() -> None:
+    """Help shows what to type (FILE, N, high|medium), never Python type names
+    such as <list[Path]> or <bool>: options show their metavar, choices their
+    values, flags and arguments nothing beside their name."""
+    for cls in (getattr(typer.core, "TyperOption", None), getattr(typer.core, "TyperArgument", None)):
+        if cls is None or not hasattr(cls, "display_type_rich"):
+            continue
+        original = cls.display_type_rich
+
+        def display(self, ctx, _original=original):
+            if isinstance(self, typer.core.TyperArgument) or getattr(self, "is_flag", False):
+                return None
+            if self.metavar is not None:
+                return self.metavar
+            shown = _original(self, ctx)
+            return shown.strip("<>") if shown and "|" in shown else None
+
+        cls.display_type_rich = display
+
+
+_plain_help_types()
+
+
+def _version(value: bool) -> None:
+    if value:
+        from advisor import __version__
+
+        typer.echo(f"advisor {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _main(version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                                help="Print the version and exit.")] = False) -> None:
+    """Network-tuning advisor and configuration auditor for virtualized hosts."""
 rules_app = typer.Typer(no_args_is_help=True, help="The rule catalogue with its sources.")
 app.add_typer(rules_app, name="rules")
 
@@ -33,9 +70,9 @@ def _die(message: str) -> None:
     raise typer.Exit(EXIT_INPUT)
 
 
-PolicyOpt = Annotated[Optional[Path], typer.Option("--policy", help="Policy YAML: parameter overrides and intents.")]
-RulesOpt = Annotated[Optional[list[Path]], typer.Option("--rules", help="Extra rule pack directory (repeatable).")]
-FormatOpt = Annotated[str, typer.Option("--format", "-f", help="table, json, sarif, junit, markdown, html, script; several with commas and -o DIR.")]
+PolicyOpt = Annotated[Optional[Path], typer.Option("--policy", metavar="FILE", help="Policy YAML: parameter overrides and intents.")]
+RulesOpt = Annotated[Optional[list[Path]], typer.Option("--rules", metavar="DIR", help="Extra rule pack directory (repeatable).")]
+FormatOpt = Annotated[str, typer.Option("--format", "-f", metavar="FORMATS", help="table, json, sarif, junit, markdown, html, script; several with commas and -o DIR.")]
 def _output_path(value: str) -> Path:
     """-o DIR/ (with a trailing slash) is always a folder: made now, so that every writer sees a folder."""
     path = Path(value)
@@ -50,14 +87,14 @@ def _output_path(value: str) -> Path:
 OutputOpt = Annotated[Optional[Path], typer.Option("--output", "-o", parser=_output_path, metavar="FILE|DIR/",
                                                    help="Write the report to this file, or into this folder (DIR/).")]
 FailOnOpt = Annotated[FailOn, typer.Option("--fail-on", help="Exit 1 when a finding of this severity or worse exists.")]
-MinScoreOpt = Annotated[Optional[float], typer.Option("--min-score", help="Exit 1 when a host scores below this.")]
-BaselineOpt = Annotated[Optional[Path], typer.Option("--baseline", help="A previous JSON report: report only new findings, list fixed ones.")]
-JobsOpt = Annotated[int, typer.Option("--jobs", "-j", min=0, help="Review in this many processes (0: one per CPU).")]
+MinScoreOpt = Annotated[Optional[float], typer.Option("--min-score", metavar="N", help="Exit 1 when a host scores below this.")]
+BaselineOpt = Annotated[Optional[Path], typer.Option("--baseline", metavar="FILE", help="A previous JSON report: report only new findings, list fixed ones.")]
+JobsOpt = Annotated[int, typer.Option("--jobs", "-j", min=0, metavar="N", help="Review in this many processes (0: one per CPU).")]
 
 
 @app.command()
 def review(
-    paths: Annotated[list[Path], typer.Argument(help="Bundle folders, .tar.gz bundles, Explorer archives or loose output files.")],
+    paths: Annotated[list[Path], typer.Argument(metavar="PATH...", help="Bundle folders, .tar.gz bundles, Explorer archives, pasted sessions or loose output files.")],
     fmt: FormatOpt = "table",
     output: OutputOpt = None,
     fail_on: FailOnOpt = FailOn.never,
@@ -67,7 +104,10 @@ def review(
     jobs: JobsOpt = 0,
     baseline: BaselineOpt = None,
 ) -> None:
-    """Review saved captures offline and report scored findings."""
+    """Review saved captures offline and report scored findings.
+
+    Example: advisor review fixtures/captures/t5-primary-untuned -f json,html -o reports/
+    """
     _review(paths, fmt, output, fail_on, min_score, policy, rules, jobs, baseline, gate=False)
 
 
@@ -85,19 +125,19 @@ def _review(paths: list[Path], fmt: str, output: Path | None, fail_on: FailOn, m
     raise typer.Exit(code)
 
 
-HostsArg = Annotated[Optional[list[str]], typer.Argument(help="Hosts: host, user@host, or ~/.ssh/config aliases.")]
-PortOpt = Annotated[Optional[int], typer.Option("--port", "-p", help="SSH port of the named hosts.")]
-IdentityOpt = Annotated[Optional[Path], typer.Option("--identity", "-i", help="Private key file (else IdentityFile, ssh-agent, default keys).")]
-HostsFileOpt = Annotated[Optional[Path], typer.Option("--hosts-file", help="File with one host per line.")]
-InventoryOpt = Annotated[Optional[Path], typer.Option("--inventory", help="JSON from `ansible-inventory --list`.")]
-ParallelOpt = Annotated[int, typer.Option("--parallel", min=1, help="Hosts collected at once.")]
+HostsArg = Annotated[Optional[list[str]], typer.Argument(metavar="HOST...", help="Hosts: host, user@host, or ~/.ssh/config aliases.")]
+PortOpt = Annotated[Optional[int], typer.Option("--port", "-p", metavar="PORT", help="SSH port of the named hosts.")]
+IdentityOpt = Annotated[Optional[Path], typer.Option("--identity", "-i", metavar="FILE", help="Private key file (else IdentityFile, ssh-agent, default keys).")]
+HostsFileOpt = Annotated[Optional[Path], typer.Option("--hosts-file", metavar="FILE", help="File with one host per line.")]
+InventoryOpt = Annotated[Optional[Path], typer.Option("--inventory", metavar="FILE", help="JSON from `ansible-inventory --list`.")]
+ParallelOpt = Annotated[int, typer.Option("--parallel", min=1, metavar="N", help="Hosts collected at once.")]
 AcceptNewOpt = Annotated[bool, typer.Option("--accept-new-host-keys", help="Accept and record unknown host keys (never changed ones).")]
-KnownHostsOpt = Annotated[Optional[Path], typer.Option("--known-hosts", help="known_hosts file (default ~/.ssh/known_hosts).")]
-SshConfigOpt = Annotated[Optional[Path], typer.Option("--ssh-config", help="ssh_config file (default ~/.ssh/config).")]
+KnownHostsOpt = Annotated[Optional[Path], typer.Option("--known-hosts", metavar="FILE", help="known_hosts file (default ~/.ssh/known_hosts).")]
+SshConfigOpt = Annotated[Optional[Path], typer.Option("--ssh-config", metavar="FILE", help="ssh_config file (default ~/.ssh/config).")]
 SudoOpt = Annotated[bool, typer.Option("--sudo", help="Run ldm and ndd with `sudo -n` (never prompts).")]
 PfexecOpt = Annotated[bool, typer.Option("--pfexec", help="Run ldm and ndd with pfexec (Solaris RBAC).")]
-ConnectTimeoutOpt = Annotated[float, typer.Option("--connect-timeout", min=1, help="Seconds to connect and authenticate.")]
-CommandTimeoutOpt = Annotated[float, typer.Option("--command-timeout", min=1, help="Seconds each command may run.")]
+ConnectTimeoutOpt = Annotated[float, typer.Option("--connect-timeout", min=1, metavar="SECONDS", help="Seconds to connect and authenticate.")]
+CommandTimeoutOpt = Annotated[float, typer.Option("--command-timeout", min=1, metavar="SECONDS", help="Seconds each command may run.")]
 
 
 def _live_setup(hosts, port, identity, hosts_file, inventory, accept_new, known_hosts, ssh_config, sudo, pfexec,
@@ -122,7 +162,7 @@ def _live_setup(hosts, port, identity, hosts_file, inventory, accept_new, known_
 
 @app.command()
 def gate(
-    paths: Annotated[list[Path], typer.Argument(help="Capture bundles of freshly built hosts, or planned configurations (YAML plans, ldm list-constraints -x XML).")],
+    paths: Annotated[list[Path], typer.Argument(metavar="PATH...", help="Capture bundles of freshly built hosts, or planned configurations (YAML plans, ldm list-constraints -x XML).")],
     fmt: FormatOpt = "table",
     output: OutputOpt = None,
     fail_on: Annotated[FailOn, typer.Option("--fail-on", help="Fail on a finding of this severity or worse.")] = FailOn.medium,
@@ -132,22 +172,28 @@ def gate(
     jobs: JobsOpt = 0,
     baseline: BaselineOpt = None,
 ) -> None:
-    """Review with strict defaults for pipelines: exit 1 and a one-line verdict on stderr."""
+    """Review with strict defaults for pipelines: exit 1 and a one-line verdict on stderr.
+
+    Example: advisor gate plans/ -f junit,sarif -o reports/
+    """
     _review(paths, fmt, output, fail_on, min_score, policy, rules, jobs, baseline, gate=True)
 
 
 @app.command()
 def diff(
-    old: Annotated[Path, typer.Argument(help="Before: a JSON report, or captures (bundle, archive, kstat dump).")],
-    new: Annotated[Path, typer.Argument(help="After: the same kind of input.")],
-    fmt: Annotated[str, typer.Option("--format", "-f", help="table, json or markdown.")] = "table",
+    old: Annotated[Path, typer.Argument(metavar="OLD", help="Before: a JSON report, or captures (bundle, archive, kstat dump).")],
+    new: Annotated[Path, typer.Argument(metavar="NEW", help="After: the same kind of input.")],
+    fmt: Annotated[str, typer.Option("--format", "-f", help="table, json or markdown.", metavar="FORMAT")] = "table",
     output: OutputOpt = None,
     fail_on: Annotated[FailOn, typer.Option("--fail-on", help="Exit 1 when a new (or more severe) finding is at least this severe.")] = FailOn.never,
     policy: PolicyOpt = None,
     rules: RulesOpt = None,
 ) -> None:
     """Fixed, new and changed findings and the score change per host; for two
-    captures also the movement of the kstat counters the rules rely on."""
+    captures also the movement of the kstat counters the rules rely on.
+
+    Example: advisor diff before.json after.json --fail-on high
+    """
     from advisor.commands.diff import run_diff
 
     try:
@@ -165,7 +211,7 @@ def audit(
     hosts_file: HostsFileOpt = None,
     inventory: InventoryOpt = None,
     parallel: ParallelOpt = 16,
-    save_capture: Annotated[Optional[Path], typer.Option("--save-capture", help="Keep the bundles in this folder.")] = None,
+    save_capture: Annotated[Optional[Path], typer.Option("--save-capture", metavar="DIR", help="Keep the bundles in this folder.")] = None,
     accept_new_host_keys: AcceptNewOpt = False,
     known_hosts: KnownHostsOpt = None,
     ssh_config: SshConfigOpt = None,
@@ -181,7 +227,10 @@ def audit(
     rules: RulesOpt = None,
     jobs: JobsOpt = 0,
 ) -> None:
-    """Collect from live hosts over SSH (read-only commands) and report as review does."""
+    """Collect from live hosts over SSH (read-only commands) and report as review does.
+
+    Example: advisor audit t5a t5b --sudo --fail-on high
+    """
     import os
 
     from advisor.commands.audit import run_audit
@@ -199,7 +248,7 @@ def audit(
 @app.command()
 def collect(
     hosts: HostsArg = None,
-    out_dir: Annotated[Path, typer.Option("--output", "-o", help="Folder for the bundles (one per host).")] = Path("captures"),
+    out_dir: Annotated[Path, typer.Option("--output", "-o", help="Folder for the bundles (one per host).", metavar="DIR")] = Path("captures"),
     port: PortOpt = None,
     identity: IdentityOpt = None,
     hosts_file: HostsFileOpt = None,
@@ -213,7 +262,10 @@ def collect(
     connect_timeout: ConnectTimeoutOpt = 10.0,
     command_timeout: CommandTimeoutOpt = 300.0,
 ) -> None:
-    """Save capture bundles (with manifest.yaml) of live hosts for a later review."""
+    """Save capture bundles (with manifest.yaml) of live hosts for a later review.
+
+    Example: advisor collect t5-primary -o captures/
+    """
     from advisor.commands.audit import run_collect
 
     try:
@@ -238,7 +290,10 @@ def collector_script(
     sudo: SudoOpt = False,
     pfexec: PfexecOpt = False,
 ) -> None:
-    """Write a POSIX sh script that collects a bundle on a host advisor cannot reach."""
+    """Write a POSIX sh script that collects a bundle on a host advisor cannot reach.
+
+    Example: advisor collector-script --platform solaris > collect.sh
+    """
     from advisor.collect import script
     from advisor.errors import InputError
 
@@ -252,7 +307,10 @@ def collector_script(
 
 @rules_app.command("list")
 def rules_list(rules: RulesOpt = None) -> None:
-    """List every rule: id, severity, subject, title."""
+    """List every rule: id, severity, subject, title.
+
+    Example: advisor rules list
+    """
     from advisor.commands.rules import list_rules
 
     try:
@@ -263,7 +321,10 @@ def rules_list(rules: RulesOpt = None) -> None:
 
 @rules_app.command("show")
 def rules_show(rule_id: Annotated[str, typer.Argument(help="Rule id, e.g. ldoms.dring-mode")], rules: RulesOpt = None) -> None:
-    """Show one rule: rationale, checks, remediation, source."""
+    """Show one rule: rationale, checks, remediation, source.
+
+    Example: advisor rules show ldoms.dring-mode
+    """
     from advisor.commands.rules import show_rule
 
     try:

@@ -10,6 +10,8 @@ import shutil
 import tarfile
 from pathlib import Path
 
+import pytest
+
 from conftest import CAPTURES, FIXTURES, POLICIES
 
 UNTUNED = CAPTURES / "t5-primary-untuned"
@@ -235,3 +237,23 @@ def test_sosreport_tar_xz_is_read_directly(cli, tmp_path: Path) -> None:
     assert evidence == [f"{tarball}/{source.name}/sos_commands/networking/ethtool_-k_eth2:5"]
     tso = {r["subject"]: r["status"] for r in host["results"] if r["rule"] == "linux.tso-off"}
     assert tso["interface eth1"] == "pass"  # off, but [fixed]: nothing to change, never reported
+
+
+VERBS = [["review"], ["gate"], ["diff"], ["audit"], ["collect"], ["collector-script"], ["rules", "list"],
+         ["rules", "show"]]
+
+
+@pytest.mark.parametrize("verb", VERBS, ids=lambda v: " ".join(v))
+def test_help_speaks_of_what_to_type_with_an_example(cli, verb: list[str]) -> None:
+    res = cli(*verb, "--help")
+    assert res.returncode == 0
+    assert not re.search(r"<(?:list\[|bool|str|int|float|path|Path)", res.stdout), res.stdout
+    assert "Example: advisor " in res.stdout
+
+
+def test_version_and_shell_completion(cli) -> None:
+    from advisor import __version__
+
+    res = cli("--version")
+    assert res.returncode == 0 and res.stdout.strip() == f"advisor {__version__}"
+    assert "--install-completion" in cli("--help").stdout
