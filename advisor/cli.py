@@ -188,6 +188,7 @@ def diff(
     fail_on: Annotated[FailOn, typer.Option("--fail-on", help="Exit 1 when a new (or more severe) finding is at least this severe.")] = FailOn.never,
     policy: PolicyOpt = None,
     rules: RulesOpt = None,
+    force: Annotated[bool, typer.Option("--force", help="Compare even when the two sides are different hosts.")] = False,
 ) -> None:
     """Fixed, new and changed findings and the score change per host; for two
     captures also the movement of the kstat counters the rules rely on.
@@ -197,7 +198,7 @@ def diff(
     from advisor.commands.diff import run_diff
 
     try:
-        code = run_diff(old, new, fmt, output, fail_on.value, policy, rules or [])
+        code = run_diff(old, new, fmt, output, fail_on.value, policy, rules or [], force)
     except AdvisorError as exc:
         _die(str(exc))
     raise typer.Exit(code)

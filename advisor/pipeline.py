@@ -38,7 +38,7 @@ def _detected(facts: HostFacts) -> Detected:
     if os_name is None and facts.solaris_major is not None:
         minor = f".{facts.solaris_minor}" if facts.solaris_minor is not None else ""
         os_name = f"Solaris {facts.solaris_major}{minor}"
-    return Detected(os=os_name, arch=facts.arch, sru=facts.sru, ldm_version=facts.ldm_version,
+    return Detected(nodename=facts.nodename, os=os_name, arch=facts.arch, sru=facts.sru, ldm_version=facts.ldm_version,
                     domain_roles=facts.roles, cpu_model=facts.cpu_model, inputs=facts.inputs)
 
 

@@ -18,7 +18,11 @@ def _report(path: Path, out: Path) -> Path:
 def test_reports_of_untuned_and_tuned_host_give_fixed_findings_and_the_score_change(tmp_path: Path) -> None:
     old = _report(CAPTURES / "t5-primary-untuned", tmp_path / "old.json")
     new = _report(CAPTURES / "t5-primary-tuned", tmp_path / "new.json")
-    res = run_cli("diff", str(old), str(new), "-f", "json")
+    refused = run_cli("diff", str(old), str(new), "-f", "json")
+    assert refused.returncode == 2 and refused.stdout == ""  # the tuned bundle is another machine, t5-primary-b
+    assert refused.stderr.strip() == (f"advisor: {old} and {new} are two different hosts (t5-primary and t5-primary-b); "
+                                      f"give --force to compare them anyway")
+    res = run_cli("diff", str(old), str(new), "-f", "json", "--force")
     assert res.returncode == 0, res.stderr
     [host] = json.loads(res.stdout)["hosts"]
     assert (host["score_before"], host["score_after"], host["score_change"]) == (26.2, 100.0, 73.8)
@@ -27,7 +31,7 @@ def test_reports_of_untuned_and_tuned_host_give_fixed_findings_and_the_score_cha
     assert {"rule": "ldoms.software-level", "subject": "host t5-primary-untuned", "severity": "high",
             "message": "Logical Domains Manager 3.0.0.2 is older than 3.1"} in host["fixed"]
     assert host["counters"] is None  # JSON reports carry no kstat counters
-    back = run_cli("diff", str(new), str(old), "--fail-on", "high")
+    back = run_cli("diff", str(new), str(old), "--fail-on", "high", "--force")
     assert back.returncode == 1  # the reverse adds high findings
     assert "20 new or more severe" in back.stdout
 

@@ -48,7 +48,7 @@ def _side(path: Path, engine: Engine, loader: Loader) -> Side:
 
 
 def run_diff(old: Path, new: Path, fmt: str, out: Path | None, fail_on: str, policy_path: Path | None,
-             rule_dirs: list[Path]) -> int:
+             rule_dirs: list[Path], force: bool = False) -> int:
     if fmt not in FORMATS:
         raise InputError(f"--format {fmt}: diff writes {', '.join(FORMATS)}")
     engine = Engine(packs.load(rule_dirs), policy_mod.load(policy_path))
@@ -56,6 +56,11 @@ def run_diff(old: Path, new: Path, fmt: str, out: Path | None, fail_on: str, pol
         before, before_facts, errors = _side(old, engine, loader)
         after, after_facts, more = _side(new, engine, loader)
     pairs = diff_mod.pair(before, after)
+    if not force:
+        for b, a in pairs:
+            if b and a and b.detected.nodename and a.detected.nodename and b.detected.nodename != a.detected.nodename:
+                raise InputError(f"{old} and {new} are two different hosts ({b.detected.nodename} and "
+                                 f"{a.detected.nodename}); give --force to compare them anyway")
     result = diff_mod.Diff(errors=errors + more, hosts=[
         diff_mod.compare(b, a, before_facts.get(b.host) if b else None, after_facts.get(a.host) if a else None)
         for b, a in pairs])

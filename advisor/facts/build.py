@@ -90,6 +90,7 @@ def _ev(files: dict[str, str], cid: str, line: int) -> str:
 
 def _identity(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> None:
     if (u := parsed.get("uname-a")) is not None:
+        facts.nodename = u.node or None
         if u.system == "HP-UX":
             facts.platform = "hpux"
             facts.hpux_release = u.release

@@ -172,6 +172,7 @@ class HostFacts(Fact):
     roles: list[str] | None = None  # virtinfo roles of the captured domain
     ldom_name: str | None = None  # its name in `ldm list` (virtinfo "Domain name")
     control_host: str | None = None  # the control domain's host name (virtinfo "Control domain")
+    nodename: str | None = None  # uname -a's node name: which machine this is, whatever the bundle is called
     is_control_domain: bool | None = None
     is_guest_domain: bool | None = None
     local_mapin: str | None = None  # extended-mapin-space of the captured domain, where its listing shows it

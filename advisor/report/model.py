@@ -141,6 +141,7 @@ class Counts(BaseModel):
 
 
 class Detected(BaseModel):
+    nodename: str | None = None  # uname's node name
     os: str | None = None
     arch: str | None = None
     sru: int | None = None
