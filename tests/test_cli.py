@@ -257,3 +257,25 @@ def test_version_and_shell_completion(cli) -> None:
     res = cli("--version")
     assert res.returncode == 0 and res.stdout.strip() == f"advisor {__version__}"
     assert "--install-completion" in cli("--help").stdout
+
+
+def test_empty_files_and_corrupt_archives_are_said_in_words(cli, tmp_path: Path) -> None:
+    import gzip
+
+    empty = tmp_path / "customer.out"
+    empty.write_text("\n  \n")
+    res = cli("review", str(empty))
+    assert res.returncode == 2 and res.stderr.strip() == f"advisor: {empty}: the file is empty"
+    cut = tmp_path / "bundle.tar.gz"
+    cut.write_bytes(gzip.compress(b"x" * 5000)[:40])
+    random = tmp_path / "other.tar.gz"
+    random.write_bytes(bytes(range(256)) * 4)
+    nothing = tmp_path / "none.tgz"
+    nothing.write_bytes(b"")
+    res = cli("review", str(cut), str(random), str(nothing), str(CAPTURES / "t5-primary-tuned"))
+    assert res.returncode == 2
+    assert res.stderr.strip().splitlines() == [
+        f"advisor: {cut}: the gzip archive is corrupt or cut short",
+        f"advisor: {random}: not a tar archive (plain, or compressed with gzip, bzip2 or xz)",
+        f"advisor: {nothing}: the archive is empty"]
+    assert "t5-primary-tuned" in res.stdout  # the readable input is still reported

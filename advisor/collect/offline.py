@@ -140,6 +140,8 @@ def _strip_archive_suffix(name: str) -> str:
 
 
 def _load_loose(path: Path, shown: str) -> Capture:
+    if path.stat().st_size == 0 or not path.read_bytes()[:65536].strip():
+        raise InputError(f"{shown}: the file is empty")
     command_id = command_id_for_name(path.name) or identify(path)
     if command_id is None:
         raise InputError(f"{shown}: cannot tell which command printed this file")

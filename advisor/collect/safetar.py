@@ -42,7 +42,27 @@ def extract(archive: Path, dest: Path, shown: str) -> None:
                     while chunk := src.read(1 << 20):
                         out.write(chunk)
     except (tarfile.TarError, EOFError, OSError) as exc:
-        raise InputError(f"{shown}: cannot read archive ({exc})") from None
+        raise InputError(f"{shown}: {_in_words(archive, exc)}") from None
+
+
+_MAGIC = {b"\x1f\x8b": "gzip", b"BZh": "bzip2", b"\xfd7zXZ\x00": "xz"}
+
+
+def _in_words(path: Path, exc: BaseException) -> str:
+    """What went wrong with an archive, without the library's internals."""
+    if isinstance(exc, OSError) and not isinstance(exc, (EOFError, tarfile.TarError)) and exc.strerror:
+        return f"cannot read the archive ({exc.strerror.lower()})"
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(6)
+    except OSError:
+        head = b""
+    if not head:
+        return "the archive is empty"
+    kind = next((name for magic, name in _MAGIC.items() if head.startswith(magic)), None)
+    if kind is not None:
+        return f"the {kind} archive is corrupt or cut short"
+    return "not a tar archive (plain, or compressed with gzip, bzip2 or xz)"
 
 
 def is_archive(path: Path) -> bool:
