@@ -67,3 +67,15 @@ def test_jumbo_storage_quotes_the_seed_udp_baseline_as_udp() -> None:
     effect = _storage_findings()["xen.jumbo-storage"].effect
     assert "6.27 Gbit/s" in effect and "UDP" in effect and "1.85" in effect
     assert "TCP from 1.9" not in effect
+
+
+def test_an_oracle_vm_server_dom0_is_recognised_as_a_xen_dom0_not_plain_linux() -> None:
+    from conftest import CAPTURES, review
+
+    [ovm] = review(CAPTURES / "ovm-dom0-untuned").hosts
+    assert ovm.detected.os == "Oracle VM Server 3.4.7" and ovm.detected.arch == "x86_64"
+    assert ovm.detected.domain_roles == ["xen dom0 (Xen 4.4.4OVM, xl)"]
+    [old] = review(CAPTURES / "ovm-dom0-tuned").hosts
+    assert old.detected.domain_roles == ["xen dom0 (xm)"]
+    [plain] = review(CAPTURES / "linux-gw-untuned").hosts
+    assert plain.detected.os == "Oracle Linux Server 9.4" and plain.detected.domain_roles is None

@@ -110,8 +110,10 @@ def _identity(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -
             if facts.solaris_major == 11 and v:
                 facts.solaris_minor = int(v.group(1))
             facts.evidence["solaris_major"] = _ev(files, "uname-a", u.line)
-    if (r := parsed.get("release")) is not None and r.major is None and r.name.startswith(("NAME=", "PRETTY_NAME=", "ID=")):
+    if (r := parsed.get("release")) is not None and r.major is None and files.get("release", "") and \
+            not r.name.startswith(("OpenSolaris", "OpenIndiana", "OmniOS", "SmartOS")):
         facts.platform = "linux"
+        facts.os_name = r.name
     if (r := parsed.get("release")) is not None and r.major:
         facts.platform = "solaris"
         facts.os_name = r.name

@@ -44,6 +44,8 @@ def _xen(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> Non
     if tool is None:
         return
     facts.xen_tool = tool
+    version = parsed[info_id].get("xen_version") if info_id else None
+    facts.roles = [f"xen dom0 (Xen {version}, {tool})" if version else f"xen dom0 ({tool})"]
     vcpus = parsed.get(f"{tool}-vcpu-list")
     if vcpus is None:
         return

@@ -114,6 +114,16 @@ class Release:
 _SOL_REL = re.compile(r"(?:Oracle\s+)?Solaris\s+(\d+)(?:\.(\d+))?(?:\s+(\d{1,2}/\d{2}))?.*?\b(SPARC|X86|x86)?\s*$")
 
 
+def _os_release_name(text: str) -> str | None:
+    """/etc/os-release: PRETTY_NAME, else NAME and VERSION."""
+    values = {}
+    for line in text.splitlines():
+        key, sep, value = line.strip().partition("=")
+        if sep and key.isupper():
+            values[key] = value.strip().strip('"').strip("'")
+    return values.get("PRETTY_NAME") or " ".join(v for v in (values.get("NAME"), values.get("VERSION")) if v) or None
+
+
 def parse_release(text: str) -> Release:
     for ln in numbered(text):
         s = ln.text.strip()
@@ -126,7 +136,7 @@ def parse_release(text: str) -> Release:
                 arch = "SPARC" if "SPARC" in s else ("x86" if re.search(r"x86|X86", s) else None)
             return Release(s, int(m.group(1)), int(m.group(2)) if m.group(2) else None, m.group(3), arch, ln.number)
         if s.startswith(("NAME=", "PRETTY_NAME=", "ID=")):
-            return Release(s, None, None, None, None, ln.number)
+            return Release(_os_release_name(text) or s, None, None, None, None, ln.number)
         if re.match(r"(?:OpenSolaris|OpenIndiana|OmniOS|SmartOS)\b", s):  # illumos and its forerunner: not Oracle Solaris
             arch = "SPARC" if "SPARC" in s else ("x86" if re.search(r"x86|X86", s) else None)
             return Release(s, None, None, None, arch, ln.number)
@@ -216,6 +226,10 @@ class Uname:
     line: int
 
 
+_LINUX_MACHINES = {"x86_64", "i386", "i486", "i586", "i686", "aarch64", "armv7l", "armv6l", "ppc64le", "ppc64",
+                   "s390x", "sparc64", "mips64", "riscv64", "ia64"}
+
+
 def parse_uname(text: str) -> Uname:
     for ln in numbered(text):
         parts = ln.text.split()
@@ -223,5 +237,8 @@ def parse_uname(text: str) -> Uname:
             continue
         if len(parts) < 5:
             raise ParseError("uname -a line has fewer than 5 fields", line=ln.number)
+        if parts[0] == "Linux":  # Linux host release #N SMP <date> machine processor platform GNU/Linux
+            machine = next((p for p in reversed(parts) if p in _LINUX_MACHINES), parts[-2] if len(parts) > 5 else parts[4])
+            return Uname(parts[0], parts[1], parts[2], " ".join(parts[3:-3]), machine, ln.number)
         return Uname(parts[0], parts[1], parts[2], parts[3], parts[4], ln.number)
     raise ParseError("empty uname output")
