@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
+from advisor.collect.identify import identify_text
+from advisor.errors import ParseError
 from advisor.parsers import linux_net, xen
 from conftest import FIXTURES
 
@@ -90,3 +94,71 @@ def test_sysctl_and_lspci() -> None:
     eth = [f for f in fns if f.kind == "Ethernet controller"]
     assert [f.card for f in eth] == ["03:00", "03:00"]
     assert (eth[0].speed("sta"), eth[0].speed("cap"), eth[0].width("sta"), eth[0].driver) == (2.5, 5.0, 8, "ixgbe")
+
+
+def test_vcpu_list_header_wrapped_by_a_mail_client() -> None:
+    """xen-devel mails wrap the header before `Affinity ...`, `(Hard / Soft)` or `CPU Affinity`."""
+    rows = "Domain-0   0     0    0   r--      29.4 all / all\nmydomu     1     0    5   r--      21.6 5 / all\n"
+    for head in ("Name  ID  VCPU   CPU State Time(s) \nAffinity (Hard / Soft)\n",
+                 "Name  ID  VCPU   CPU State   Time(s) Affinity\n(Hard / Soft)\n"):
+        parsed = xen.parse_vcpu_list(head + rows)
+        assert [(r.domain, r.hard, r.soft) for r in parsed] == [("Domain-0", "all", "all"), ("mydomu", "5", "all")]
+    xm = xen.parse_vcpu_list(" Name   ID  VCPU   CPU State   Time(s)\n CPU Affinity\n vm1  1  0  2  r--  3.5 2\n")
+    assert (xm[0].hard, xm[0].soft) == ("2", None)
+    with pytest.raises(ParseError) as err:  # a tail alone is not a header
+        xen.parse_vcpu_list("Affinity (Hard / Soft)\n" + rows)
+    assert err.value.line == 1
+
+
+def test_vcpu_list_console_lines_bad_option_and_libxl_errors() -> None:
+    head = "Name  ID  VCPU   CPU State   Time(s) Affinity (Hard / Soft)\n"
+    rows = xen.parse_vcpu_list(head + "(XEN) livepatch: do_domctl was called\n"
+                               "Domain-0  0  0  1  -b-  67.7  all / all\n(XEN) sched: x\n"
+                               "Domain-0  0  1  -  --p   0.0  all / all\n")
+    assert [(r.vcpu, r.online) for r in rows] == [(0, True), (1, False)]
+    xl41 = xen.parse_vcpu_list("option `j' not supported.\nName  ID  VCPU  CPU State  Time(s) CPU Affinity\n"
+                               "Domain-0  0  0  0  -b-  193.1  any cpu\n")
+    assert xl41[0].hard == "any cpu"
+    with pytest.raises(ParseError, match="libxl error") as err:  # an incomplete listing is not read as whole
+        xen.parse_vcpu_list(head.replace("Affinity (Hard / Soft)", "CPU Affinity") + "Domain-0  0  0  0  -b-  1.0  all\n"
+                            "libxl: critical: libxl__calloc: libxl: FATAL ERROR: memory allocation failure\n")
+    assert err.value.line == 3
+    with pytest.raises(ParseError):
+        xen.parse_vcpu_list(head + "Domain-0  0  0  1  -b-  67.7  all / all\nsome prose in the paste\n")
+
+
+def test_info_wrapped_values_indented_or_not() -> None:
+    man = xen.parse_info(" host                   : talon\n nr_cpus                : 2\n"
+                         " xen_changeset          : Mon Nov 14 18:13:38 2005 +0100 \n"
+                         "                          7793:090e44133d40\n"
+                         " cc_compiler            : gcc version 3.4.3 (Mandrakelinux \n"
+                         "                          10.2 3.4.3-7mdk)\n xend_config_format     : 3\n")
+    assert man.get("xen_changeset") == "Mon Nov 14 18:13:38 2005 +0100 7793:090e44133d40"
+    assert man.get("cc_compiler") == "gcc version 3.4.3 (Mandrakelinux 10.2 3.4.3-7mdk)" and man.int("nr_cpus") == 2
+    mail = xen.parse_info("nr_cpus                : 4\nhw_caps                :\n"
+                          "1f8bfbff:f7fa3203:2c100800:00000121:0000000f:d19f47ab:00000008:00000100\n"
+                          "xen_commandline        : placeholder dom0_max_vcpus=16\n"
+                          "dom0_mem=4096M,max:4096M cpuinfo com1=115200,8n1 console=com1,tty\n"
+                          "loglvl=all guest_loglvl=all\ncc_compiler            : gcc (GCC) 4.8.5\n")
+    assert (mail.get("hw_caps") or "").startswith("1f8bfbff:") and (mail.get("xen_commandline") or "").endswith("guest_loglvl=all")
+    assert "dom0_mem=4096M,max:4096M" in (mail.get("xen_commandline") or "")
+    for bad in ("nr_cpus : 4\nhw_caps :\nnot hex at all\n", "nr_cpus : 4\nvirt_caps : hvm\nloglvl=all\n"):
+        with pytest.raises(ParseError) as err:  # only the values that wrap may continue unindented
+            xen.parse_info(bad)
+        assert err.value.line == 3
+
+
+def test_xm_list_five_letter_state_and_indented_man_page() -> None:
+    doms = xen.parse_list("Name     ID   Mem VCPUs State Time(s)\nDomain-0  0   1233   4  r----- 937.9\n"
+                          "Domain-e64b 21   384    1  ---c-  14.3\n")
+    assert [(d.domid, d.state) for d in doms] == [(0, "r-----"), (21, "---c-")]
+    man = xen.parse_list("    Name   ID Mem(MiB) VCPUs State  Time(s)\n    Domain-0   0   98   1 r-----  5068.6\n")
+    assert man[0].memory_mb == 98
+
+
+def test_identify_indented_and_wrapped_xen_headers() -> None:
+    assert identify_text("    Name      ID Mem(MiB) VCPUs State  Time(s)\n    Domain-0  0  98  1 r-----  5.6\n") == "xl-list"
+    assert identify_text(" host                   : talon\n nr_cpus                : 2\n") == "xl-info"
+    assert identify_text("Name  ID  VCPU   CPU State Time(s) \nAffinity (Hard / Soft)\n") == "xl-vcpu-list"
+    assert identify_text(" Name  ID  VCPU   CPU State   Time(s)\n CPU Affinity\n") == "xm-vcpu-list"
+

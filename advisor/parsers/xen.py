@@ -4,6 +4,12 @@ vcpu-list headers differ: xl prints `Affinity (Hard / Soft)` with `all / all`,
 xm prints `CPU Affinity` with `any cpu` (older xm: `VCPUs`). An offline vCPU
 shows CPU `-` and state `--p` (xl) or `---`. Names longer than the column
 push the rest right, so rows are read from a pattern, not from positions.
+
+Real listings also carry: a header wrapped by a mail client before
+`Affinity`, `CPU Affinity` or `(Hard / Soft)`; Xen console lines `(XEN) ...`
+interleaved on a serial console; xl 4.1's `option `j' not supported.` before
+an unfiltered listing. A listing that stops on a `libxl:` error is incomplete
+(the domains after it are missing) and is refused, not read as whole.
 """
 
 from __future__ import annotations
@@ -34,18 +40,39 @@ class VCpu:
         return self.cpu is not None and "p" not in self.state
 
 
+_CONSOLE = re.compile(r"^\(XEN\)\s")  # the hypervisor's console, shown on dom0's serial console
+_BAD_OPTION = re.compile(r"^option [`'].+' not supported\.?$")  # xl 4.1 warned, then listed anyway
+_HEADER_TAIL = re.compile(r"^(?:(?:CPU\s+)?Affinity(?:\s+\(Hard\s*/\s*Soft\))?|\(Hard\s*/\s*Soft\))$")
+
+
+def _vcpu_header(lines: list) -> tuple[str, int]:
+    """The header text (a wrapped tail joined back) and how many lines it took."""
+    text = lines[0].text.strip()
+    used = 1
+    if len(lines) > 1 and _HEADER_TAIL.match(tail := lines[1].text.strip()):
+        if ("Affinity" not in text and not tail.startswith("(")) or (text.endswith("Affinity") and tail.startswith("(")):
+            text, used = f"{text} {tail}", 2  # `Time(s)` + `[CPU ]Affinity ...`, or `... Affinity` + `(Hard / Soft)`
+    header = text.split()
+    if header[:2] != ["Name", "ID"] or not any(h.startswith("VCPU") for h in header) or "Affinity" not in text:
+        raise ParseError("expected a 'Name ID VCPU CPU State Time(s) ... Affinity' header", line=lines[0].number)
+    return text, used
+
+
 def parse_vcpu_list(text: str) -> list[VCpu]:
-    lines = [ln for ln in numbered(text) if ln.text.strip()]
+    lines = [ln for ln in numbered(text) if ln.text.strip() and not _CONSOLE.match(ln.text.strip())]
+    if lines and _BAD_OPTION.match(lines[0].text.strip()):
+        lines = lines[1:]
     if not lines:
         raise ParseError("empty output")
-    header = lines[0].text.split()
-    if header[:2] != ["Name", "ID"] or not any(h.startswith("VCPU") for h in header) or "Affinity" not in lines[0].text:
-        raise ParseError("expected a 'Name ID VCPU CPU State Time(s) ... Affinity' header", line=lines[0].number)
-    xl = "Hard" in lines[0].text
+    header, used = _vcpu_header(lines)
+    xl = "Hard" in header
     out = []
-    for ln in lines[1:]:
+    for ln in lines[used:]:
         m = _ROW.match(ln.text.strip())
         if not m:
+            if ln.text.startswith("libxl:"):
+                raise ParseError("the listing stopped on a libxl error: the domains after it are missing",
+                                 line=ln.number)
             raise ParseError("not a vcpu-list row", line=ln.number)
         hard, soft = m.group("affinity"), None
         if xl:
@@ -94,21 +121,37 @@ class XenInfo:
         return int(v) if v is not None and v.isdigit() else None
 
 
+_INFO_KEY = re.compile(r"^(?P<indent>[ \t]*)(?P<key>[a-z_][a-z0-9_]*)[ \t]*:(?P<value>.*)$")
+# Values a mail client or a man page wraps onto a line of their own, unindented:
+# hw_caps (hex words) and free-text ones (command line, compiler, changeset).
+_WRAPS_UNINDENTED = {"hw_caps": re.compile(r"^[0-9a-f]{8}(?::[0-9a-f]{8})*$"),
+                     "xen_commandline": re.compile(r"^[\w.,:=/+@-]+(?:\s+[\w.,:=/+@-]+)*$"),
+                     "cc_compiler": re.compile(r"^[\w.,()+ -]+$"),
+                     "xen_changeset": re.compile(r"^[\w.:+ -]+$")}
+
+
 def parse_info(text: str) -> XenInfo:
+    """`key : value` lines; a long value may continue on the next line, indented
+    past the keys (xm's man page), or unindented when a mail client wrapped it."""
     values: dict[str, tuple[str, int]] = {}
     last: str | None = None
+    indent = 0
     for ln in numbered(text):
         if not ln.text.strip():
             continue
-        key, sep, value = ln.text.partition(":")
-        if sep and re.fullmatch(r"[a-z_][a-z0-9_]*", key.strip()):
-            last = key.strip()
-            values[last] = (value.strip(), ln.number)
-        elif last is not None and ln.text.startswith((" ", "\t")):  # wrapped value (long xen_commandline)
+        m = _INFO_KEY.match(ln.text.rstrip())
+        if m and (last is None or len(m.group("indent")) <= indent):
+            last, indent = m.group("key"), len(m.group("indent"))
+            values[last] = ((m.group("value") or "").strip(), ln.number)
+            continue
+        s = ln.text.strip()
+        lead = len(ln.text) - len(ln.text.lstrip())
+        wraps = _WRAPS_UNINDENTED.get(last or "")
+        if last is not None and (lead > indent or (wraps is not None and wraps.match(s))):
             value, number = values[last]
-            values[last] = (f"{value} {ln.text.strip()}", number)
+            values[last] = (f"{value} {s}".strip(), number)
         else:
-            raise ParseError(f"not a 'key : value' line: {ln.text.strip()[:40]!r}", line=ln.number)
+            raise ParseError(f"not a 'key : value' line: {s[:40]!r}", line=ln.number)
     if "nr_cpus" not in values and "xen_major" not in values:
         raise ParseError("no nr_cpus or xen_major: not xm/xl info output")
     return XenInfo(values)
@@ -124,7 +167,7 @@ class XenDomain:
     line: int
 
 
-_LIST = re.compile(r"^(?P<name>\S+)\s+(?:(?P<id>\d+)\s+)?(?P<mem>\d+)\s+(?P<vcpus>\d+)\s+(?P<state>[-rbpscd]{6})\s+"
+_LIST = re.compile(r"^(?P<name>\S+)\s+(?:(?P<id>\d+)\s+)?(?P<mem>\d+)\s+(?P<vcpus>\d+)\s+(?P<state>[-rbpscd]{5,6})\s+"
                    r"(?P<time>[\d.]+)")
 
 
