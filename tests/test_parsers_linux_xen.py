@@ -162,3 +162,53 @@ def test_identify_indented_and_wrapped_xen_headers() -> None:
     assert identify_text("Name  ID  VCPU   CPU State Time(s) \nAffinity (Hard / Soft)\n") == "xl-vcpu-list"
     assert identify_text(" Name  ID  VCPU   CPU State   Time(s)\n CPU Affinity\n") == "xm-vcpu-list"
 
+
+def test_ethtool_k_features_the_driver_cannot_report() -> None:
+    """ethtool 5/6: `Cannot get device X settings: <error>` (the feature is unknown), and
+    `no offload info available` when it read none: an empty answer, not an error."""
+    some = linux_net.parse_ethtool_k("Offload parameters for eth0:\n"
+                                     "Cannot get device udp large send offload settings: Operation not \nsupported\n"
+                                     "rx-checksumming: on\ntcp segmentation offload: on\n")
+    assert set(some) == {"rx-checksumming", "tcp-segmentation-offload"}
+    none = linux_net.parse_ethtool_k("Offload parameters for eth1:\n"
+                                     "Cannot get device rx csum settings: Operation not supported\n"
+                                     "no offload info available\n")
+    assert none == {}
+    with pytest.raises(ParseError) as err:
+        linux_net.parse_ethtool_k("Offload parameters for eth1:\nrx-checksumming: on\nCannot\n")
+    assert err.value.line == 3
+    with pytest.raises(ParseError):  # a `Cannot get` line before the header is not this output
+        linux_net.parse_ethtool_k("Cannot get device rx csum settings: Operation not supported\n")
+
+
+def test_lspci_lines_wrapped_by_a_mail_client() -> None:
+    text = ("02:00.2 Ethernet controller: Intel Corporation Ethernet Controller X710\nfor 10GbE SFP+ (rev 02)\n"
+            "\tCapabilities: [a0] Express (v2) Endpoint, MSI 00\n"
+            "\t\tLnkCap:\tPort #0, Speed 8GT/s, Width x8, ASPM\nL1, Exit Latency L1 <16us\n"
+            "\t\tLnkSta:\tSpeed 8GT/s (ok), Width x8 (ok)\n\t\t\tTrErr- Train- SlotClk+ DLActive- BWMgmt-\nABWMgmt-\n"
+            "\tKernel driver in use: i40e\n")
+    (fn,) = linux_net.parse_lspci(text)
+    assert fn.description == "Intel Corporation Ethernet Controller X710 for 10GbE SFP+ (rev 02)"
+    assert fn.link_cap == "Port #0, Speed 8GT/s, Width x8, ASPM L1, Exit Latency L1 <16us"
+    assert (fn.speed("sta"), fn.width("sta"), fn.driver) == (8.0, 8, "i40e")
+    with pytest.raises(ParseError) as err:  # an unindented line after a short one is not a wrap
+        linux_net.parse_lspci("02:00.0 Ethernet controller: X\n\tLnkSta:\tSpeed 5GT/s\nroot@host:~# exit\n")
+    assert err.value.line == 3
+
+
+def test_brctl_table_indented_by_its_page() -> None:
+    text = ("  bridge name     bridge id               STP enabled     interfaces\n"
+            "  docker0         8000.0242b38b3dee       no              vetha0fa6b7\n"
+            "                                                          veth1\n"
+            "  br0             8000.5a37b3bb1f7b       no\n")
+    assert [(b.name, b.ports) for b in linux_net.parse_brctl(text)] == [("docker0", ["vetha0fa6b7", "veth1"]),
+                                                                         ("br0", [])]
+    with pytest.raises(ParseError) as err:  # a bridge row left of the table is not one of its rows
+        linux_net.parse_brctl("  bridge name  bridge id  STP enabled  interfaces\nstray words here\n")
+    assert err.value.line == 2
+
+
+def test_identify_the_whole_sysctl_a() -> None:
+    head = "abi.vsyscall32 = 1\ncrypto.fips_enabled = 0\nkernel.pid_max = 32768\nnet.ipv4.ip_forward = 0\n"
+    assert identify_text(head) == "sysctl-net"
+    assert identify_text("abi.vsyscall32 = 1\ncrypto.fips_enabled = 0\n") is None  # no net.*: not what advisor reads

@@ -32,6 +32,9 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     ("brctl-show", re.compile(r"\A\s*bridge name\s+bridge id\s+STP enabled", re.I)),
     ("ip-link", re.compile(r"\A\s*\d+:\s+[^:\s]+:\s+<[A-Z_,-]*>\s+mtu\s+\d+")),
     ("sysctl-net", re.compile(r"\A\s*net\.[\w.-]+\s*=", re.M)),
+    # the whole `sysctl -a`: Linux's top-level names, in order, then net.*
+    ("sysctl-net", re.compile(r"\A\s*(?:abi|crypto|debug|dev|fs|kernel|sunrpc|user|vm)\.[\w.-]+\s*=.*\n"
+                              r"(?:.*\n)*?net\.[\w.-]+\s*=")),
     ("lspci-vv", re.compile(r"\A(?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]\s+[^:\n]+:", re.I)),
     ("uname-a", re.compile(r"\A\s*(?:Linux|HP-UX)\s+\S+\s+\S+")),
     ("lanscan-v", re.compile(r"\A\s*-{20,}\s*\nHardware Station")),

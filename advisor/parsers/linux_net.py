@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 
 from advisor.errors import ParseError
-from advisor.parsers.text import numbered
+from advisor.parsers.text import Line, numbered
 
 
 @dataclass
@@ -19,15 +19,18 @@ class Bridge:
 
 
 def parse_brctl(text: str) -> list[Bridge]:
-    """Tab-separated; a bridge's further ports sit alone on continuation lines."""
+    """Tab-separated (or spaces, when copied from a page); a bridge's further
+    ports sit alone on continuation lines, indented past the bridge names. A
+    page may indent the whole table: the header's indent is the left edge."""
     lines = [ln for ln in numbered(text) if ln.text.strip()]
-    if not lines or not lines[0].text.lower().startswith("bridge name"):
+    if not lines or not lines[0].text.strip().lower().startswith("bridge name"):
         raise ParseError("expected a 'bridge name  bridge id  STP enabled  interfaces' header",
                          line=lines[0].number if lines else None)
+    edge = len(lines[0].text) - len(lines[0].text.lstrip())
     bridges: list[Bridge] = []
     for ln in lines[1:]:
         parts = ln.text.split()
-        if ln.text[0] in " \t":
+        if len(ln.text) - len(ln.text.lstrip()) > edge:
             if not bridges or len(parts) != 1:
                 raise ParseError("port continuation line outside a bridge", line=ln.number)
             bridges[-1].ports.append(parts[0])
@@ -85,12 +88,22 @@ class Feature:
 _FEATURE = re.compile(r"^(?P<name>[a-z0-9][a-z0-9 _-]*?):\s*(?P<value>on|off|n/a)(?:\s*\[(?P<note>[^\]]*)\])?\s*$", re.I)
 
 
+_CANNOT_GET = re.compile(r"^Cannot get device .+")  # `... udp large send offload settings: Operation not supported`
+
+
 def parse_ethtool_k(text: str) -> dict[str, Feature]:
     """`Features for eth0:` (or older `Offload parameters for eth0:`) and one
     `name: on|off [fixed] [requested on]` line each, indented with tabs,
-    spaces or not at all. Older ethtool spells names with spaces."""
+    spaces or not at all. Older ethtool spells names with spaces.
+
+    Older ethtool says `Cannot get device X settings: <error>` for a feature
+    the driver cannot report (it is then unknown, not listed), and `no offload
+    info available` when it could read none: an empty result, not an error.
+    """
     features: dict[str, Feature] = {}
     started = False
+    unknown = False
+    after_error = False
     for ln in numbered(text):
         s = ln.text.strip()
         if not s:
@@ -98,6 +111,12 @@ def parse_ethtool_k(text: str) -> dict[str, Feature]:
         if re.match(r"^(Features|Offload parameters) for \S+:$", s):
             started = True
             continue
+        if started and (_CANNOT_GET.match(s) or s == "no offload info available"):
+            unknown = after_error = True
+            continue
+        if after_error and re.fullmatch(r"[a-z]+(?: [a-z]+)*", s):
+            continue  # the error message's end, wrapped by a mail client (`Operation not` / `supported`)
+        after_error = False
         m = _FEATURE.match(s)
         if not m:
             if not started:
@@ -107,7 +126,7 @@ def parse_ethtool_k(text: str) -> dict[str, Feature]:
         name = re.sub(r"[ _]+", "-", m.group("name").strip().lower())
         features[name] = Feature(m.group("value").lower(), note == "fixed",
                                  note.removeprefix("requested ") if note.startswith("requested") else None, ln.number)
-    if not features:
+    if not features and not unknown:
         raise ParseError("no features listed")
     return features
 
@@ -180,9 +199,28 @@ class PciFunction:
 _PCI_HEAD = re.compile(r"^(?P<addr>(?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.[0-7])\s+(?P<kind>[^:]+):\s*(?P<desc>.*)$", re.I)
 
 
+_WRAP_WIDTH = 60  # a mail client wraps lines longer than this (72 or so, tabs counted its own way)
+
+
+def _unwrap_mail(lines: list[Line]) -> list[Line]:
+    """Join back a line a mail client wrapped: lspci indents every detail line
+    and starts each device line with its address, so an unindented line that is
+    neither, right after a long line, is the end of that line."""
+    out: list[Line] = []
+    physical = ""  # the line before, as printed (its width says whether it was wrapped)
+    for ln in lines:
+        if (out and ln.text.strip() and not ln.text[0].isspace() and not _PCI_HEAD.match(ln.text)
+                and len(physical.expandtabs(8)) + 1 + len(ln.text.split()[0]) > _WRAP_WIDTH):
+            out[-1] = Line(out[-1].number, f"{out[-1].text} {ln.text.strip()}")
+        else:
+            out.append(ln)
+        physical = ln.text
+    return out
+
+
 def parse_lspci(text: str) -> list[PciFunction]:
     out: list[PciFunction] = []
-    for ln in numbered(text):
+    for ln in _unwrap_mail(numbered(text)):
         if not ln.text.strip():
             continue
         m = _PCI_HEAD.match(ln.text)
