@@ -17,7 +17,7 @@ from advisor.engine.model import Check, Rule, Severity
 from advisor.engine.policy import Policy
 from advisor.errors import RulePackError
 from advisor.facts.models import HostFacts
-from advisor.report.model import RUNTIME_REASON, Finding, FixStep, Result
+from advisor.report.model import OTHER_PLATFORM, RUNTIME_REASON, Finding, FixStep, Result
 
 Namer = Callable[[Any], str]
 
@@ -149,7 +149,7 @@ class Engine:
             return
         if facts.platform not in rule.platforms:
             results.append(Result(rule=rule.id, subject=host_name, status="not_applicable",
-                                  reason=f"rule is for {', '.join(rule.platforms)}"))
+                                  reason=f"{OTHER_PLATFORM} {', '.join(rule.platforms)}"))
             return
         if facts.kind == "plan" and rule.runtime:
             results.append(Result(rule=rule.id, subject=host_name, status="not_applicable",
@@ -292,7 +292,7 @@ def _partial(compiled: CompiledRule, facts: HostFacts, result: Result) -> Result
     """A pass (or not applicable) that rests on a filtered output may rest on
     what the filter left out: unknown, naming the full command, unless the rule
     says the filter keeps all it reads (filtered_enough)."""
-    if result.status not in ("pass", "not_applicable") or (result.reason or "").startswith("rule is for"):
+    if result.status not in ("pass", "not_applicable") or (result.reason or "").startswith(OTHER_PLATFORM):
         return result
     for cid, how in facts.filtered.items():
         family = command_family(cid)

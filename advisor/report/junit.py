@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
 
-from advisor.report.model import HostReport, Report
+from advisor.report.model import OTHER_PLATFORM, HostReport, Report
 
 
 def _case(h: HostReport, result, finding) -> str:
@@ -28,17 +28,24 @@ def _case(h: HostReport, result, finding) -> str:
     return f"    <testcase {attrs}/>"
 
 
+def _other_platform(result) -> bool:
+    """A rule for another platform is not a test of this host at all."""
+    return result.status == "not_applicable" and (result.reason or "").startswith(OTHER_PLATFORM)
+
+
 def render(report: Report) -> str:
     lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<testsuites name="advisor">']
     for h in report.hosts:
         findings = {(f.rule, f.subject): f for f in h.findings}
-        skipped = h.counts.unknown + h.counts.not_applicable
-        lines.append(f"  <testsuite name={quoteattr(h.host)} tests=\"{len(h.results)}\" failures=\"{h.counts.failed}\" "
+        results = [r for r in h.results if not _other_platform(r)]
+        skipped = sum(1 for r in results if r.status in ("unknown", "not_applicable"))
+        failed = sum(1 for r in results if r.status == "fail")
+        lines.append(f"  <testsuite name={quoteattr(h.host)} tests=\"{len(results)}\" failures=\"{failed}\" "
                      f"errors=\"{len(h.errors)}\" skipped=\"{skipped}\">")
         for e in h.errors:
             lines.append(f"    <testcase classname=\"advisor.input\" name={quoteattr(h.host)}>"
                          f"<error message={quoteattr(e)}/></testcase>")
-        lines += [_case(h, r, findings.get((r.rule, r.subject))) for r in h.results]
+        lines += [_case(h, r, findings.get((r.rule, r.subject))) for r in results]
         lines.append("  </testsuite>")
     lines.append("</testsuites>")
     return "\n".join(lines) + "\n"

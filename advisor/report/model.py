@@ -11,6 +11,7 @@ from advisor.engine.model import Severity
 
 Status = Literal["pass", "fail", "not_applicable", "unknown"]
 RUNTIME_REASON = "needs run-time data"  # how a run-time rule's not_applicable on a plan begins
+OTHER_PLATFORM = "rule is for"  # how a rule of another platform's not_applicable reason begins
 
 
 class Result(BaseModel):
