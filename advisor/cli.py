@@ -48,8 +48,13 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _main(version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
-                                                help="Print the version and exit.")] = False) -> None:
+                                                help="Print the version and exit.")] = False,
+          no_color: Annotated[bool, typer.Option("--no-color", help="No colour, even on a terminal (as NO_COLOR=1).")] = False) -> None:
     """Network-tuning advisor and configuration auditor for virtualized hosts."""
+    if no_color:
+        import os
+
+        os.environ["NO_COLOR"] = "1"
 rules_app = typer.Typer(no_args_is_help=True, help="The rule catalogue with its sources.")
 app.add_typer(rules_app, name="rules")
 

@@ -117,3 +117,29 @@ def test_html_escapes_what_it_shows(tmp_path: Path) -> None:
     text = run_cli("review", str(bundle), "-f", "html").stdout
     assert "<b>evil" not in text and "&lt;b&gt;evil&amp;host" in text
     SafeET.fromstring(text.split("\n", 1)[1])
+
+
+def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch) -> None:
+    import io
+
+    from advisor.report import terminal
+    from conftest import review
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    report = review(UNTUNED)
+
+    def rendered() -> str:
+        out = Tty()
+        with terminal.Output(out) as console:
+            terminal.render(report, console)
+        return out.getvalue()
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert "\x1b[" in rendered()
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert "\x1b[" not in rendered()
+    piped = run_cli("--no-color", "review", str(UNTUNED))
+    assert "\x1b[" not in piped.stdout and piped.returncode == 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 import io
+import os
 import shutil
 from typing import IO
 
@@ -23,7 +24,9 @@ class Output:
 
     def __init__(self, stream: IO[str], color: bool | None = None):
         self.stream = stream
-        self.is_tty = stream.isatty() if color is None else color
+        if color is None:  # colour only on a terminal, never with NO_COLOR set (no-color.org)
+            color = stream.isatty() and not os.environ.get("NO_COLOR")
+        self.is_tty = color
         width = shutil.get_terminal_size((80, 24)).columns if self.is_tty else 80
         self.buffer = io.StringIO()
         self.console = Console(file=self.buffer, force_terminal=self.is_tty, no_color=not self.is_tty,
