@@ -212,3 +212,17 @@ def test_identify_the_whole_sysctl_a() -> None:
     head = "abi.vsyscall32 = 1\ncrypto.fips_enabled = 0\nkernel.pid_max = 32768\nnet.ipv4.ip_forward = 0\n"
     assert identify_text(head) == "sysctl-net"
     assert identify_text("abi.vsyscall32 = 1\ncrypto.fips_enabled = 0\n") is None  # no net.*: not what advisor reads
+
+
+def test_vcpu_list_rows_wrapped_by_a_mail_client() -> None:
+    xl = xen.parse_vcpu_list("Name  ID  VCPU   CPU State   Time(s)\nAffinity (Hard / Soft)\n"
+                             "Domain-0   0     0    0   r--      15.9  all /\nall\n"
+                             "Domain-0   0     4    -   --p       0.0  all /\nall\n")
+    assert [(r.vcpu, r.hard, r.soft, r.online, r.line) for r in xl] == [(0, "all", "all", True, 3),
+                                                                         (4, "all", "all", False, 5)]
+    xm = xen.parse_vcpu_list(" Name   ID  VCPU   CPU State   Time(s)\n CPU Affinity\n"
+                             " vm2   2     0     3   -b-       3.0\n 2-3\n vm2   2     1     2   r--   2.6 2-3\n")
+    assert [(r.vcpu, r.hard) for r in xm] == [(0, "2-3"), (1, "2-3")]
+    with pytest.raises(ParseError) as err:  # a cut row with no affinity after it stays unread
+        xen.parse_vcpu_list("Name ID VCPU CPU State Time(s) CPU Affinity\nvm2 2 0 3 -b- 3.0\nvm2 2 1 2 r-- 2.6 2-3\n")
+    assert err.value.line == 2

@@ -6,7 +6,8 @@ shows CPU `-` and state `--p` (xl) or `---`. Names longer than the column
 push the rest right, so rows are read from a pattern, not from positions.
 
 Real listings also carry: a header wrapped by a mail client before
-`Affinity`, `CPU Affinity` or `(Hard / Soft)`; Xen console lines `(XEN) ...`
+`Affinity`, `CPU Affinity` or `(Hard / Soft)`, and rows wrapped before their
+affinity or after xl's `hard /`; Xen console lines `(XEN) ...`
 interleaved on a serial console; xl 4.1's `option `j' not supported.` before
 an unfiltered listing. A listing that stops on a `libxl:` error is incomplete
 (the domains after it are missing) and is refused, not read as whole.
@@ -18,10 +19,14 @@ import re
 from dataclasses import dataclass
 
 from advisor.errors import ParseError
-from advisor.parsers.text import numbered
+from advisor.parsers.text import Line, numbered
 
 _ROW = re.compile(r"^(?P<name>\S+)\s+(?P<id>\d+)\s+(?P<vcpu>\d+)\s+(?P<cpu>\d+|-)\s+(?P<state>[-rbp]{3})\s+"
                   r"(?P<time>\d+(?:\.\d+)?)\s+(?P<affinity>\S.*?)\s*$")
+# A row a mail client wrapped: cut after Time(s) or after xl's `hard /`, the rest alone on the next line.
+_CUT_ROW = re.compile(r"^\S+\s+\d+\s+\d+\s+(?:\d+|-)\s+[-rbp]{3}\s+\d+(?:\.\d+)?(?:\s+\S+\s*/)?$")
+_AFFINITY = r"(?:all|any cpu|nodes:[\d,^-]+|\^?\d+(?:-\d+)?(?:,\^?\d+(?:-\d+)?)*)"
+_AFFINITY_TAIL = re.compile(rf"^{_AFFINITY}(?:\s*/\s*{_AFFINITY})?$")
 
 
 @dataclass
@@ -67,8 +72,15 @@ def parse_vcpu_list(text: str) -> list[VCpu]:
     header, used = _vcpu_header(lines)
     xl = "Hard" in header
     out = []
-    for ln in lines[used:]:
-        m = _ROW.match(ln.text.strip())
+    rows: list[Line | None] = list(lines[used:])
+    for i, ln in enumerate(rows):
+        if ln is None:
+            continue  # the affinity of a wrapped row, read with it
+        text = ln.text.strip()
+        if _CUT_ROW.match(text) and i + 1 < len(rows) and (nxt := rows[i + 1]) is not None \
+                and _AFFINITY_TAIL.match(tail := nxt.text.strip()):
+            text, rows[i + 1] = f"{text} {tail}", None
+        m = _ROW.match(text)
         if not m:
             if ln.text.startswith("libxl:"):
                 raise ParseError("the listing stopped on a libxl error: the domains after it are missing",
