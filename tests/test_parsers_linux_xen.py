@@ -226,3 +226,10 @@ def test_vcpu_list_rows_wrapped_by_a_mail_client() -> None:
     with pytest.raises(ParseError) as err:  # a cut row with no affinity after it stays unread
         xen.parse_vcpu_list("Name ID VCPU CPU State Time(s) CPU Affinity\nvm2 2 0 3 -b- 3.0\nvm2 2 1 2 r-- 2.6 2-3\n")
     assert err.value.line == 2
+
+
+def test_ethtool_c_driver_without_coalescing() -> None:
+    text = "Cannot get device coalesce settings: Operation not supported\nCoalesce parameters for usb0:\n"
+    assert linux_net.parse_ethtool_c(text) == {}
+    with pytest.raises(ParseError):
+        linux_net.parse_ethtool_c("Coalesce parameters for usb0:\n")

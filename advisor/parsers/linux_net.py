@@ -133,11 +133,16 @@ def parse_ethtool_k(text: str) -> dict[str, Feature]:
 
 def parse_ethtool_c(text: str) -> dict[str, tuple[str, int]]:
     """`Coalesce parameters for eth0:` then `key: value` lines; `Adaptive RX: on  TX: off`
-    holds two. Drivers without coalescing print an error instead."""
+    holds two. A driver without coalescing makes ethtool print `Cannot get device
+    coalesce settings: <error>` (and maybe the heading): no values, not an error."""
     values: dict[str, tuple[str, int]] = {}
+    unsupported = False
     for ln in numbered(text):
         s = ln.text.strip()
         if not s or s.startswith("Coalesce parameters for"):
+            continue
+        if re.match(r"^Cannot get device coalesce settings:", s):
+            unsupported = True
             continue
         if s.startswith("Adaptive"):
             for side, val in re.findall(r"(RX|TX):\s*(\S+)", s):
@@ -147,7 +152,7 @@ def parse_ethtool_c(text: str) -> dict[str, tuple[str, int]]:
         if not sep:
             raise ParseError(f"not a 'key: value' line: {s[:40]!r}", line=ln.number)
         values[key.strip().lower()] = (value.strip(), ln.number)
-    if not values:
+    if not values and not unsupported:
         raise ParseError("no coalescing parameters")
     return values
 
