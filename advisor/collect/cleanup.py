@@ -5,7 +5,8 @@ errors name the line of the file the user has. Undone, in this order: CRLF
 and lone CRs, ANSI escape sequences, backspace overstrikes, trailing blanks,
 mail quoting (`> `, nested `> > `, `| `), a common indent, and the blank line
 an HTML-to-text conversion puts between every line; non-breaking spaces
-become spaces, and a document's elision lines (`...`, `[snip]`) are dropped.
+become spaces, and a document's elision lines (`...`, `[snip]`), Markdown code
+fences and sudo's password prompt are dropped.
 """
 
 from __future__ import annotations
@@ -88,6 +89,10 @@ def _undouble(lines: list[Line]) -> list[Line]:
 _ELISION = re.compile(r"^\s*(?:\.{3,}|(?:\.\s){2,}\.|\u2026|\[\s*(?:\.{3}|\u2026|snip|snipped|output (?:truncated|omitted))\s*\])\s*$", re.I)
 
 
+_PASSWORD = re.compile(r"^\s*(?:\[sudo\] password for \S+:|Password:)\s*$")  # sudo's prompt, not output
+_FENCE = re.compile(r"^\s*(?:```|~~~)[\w-]*\s*$")  # a Markdown code fence around pasted output
+
+
 def clean(text: str) -> list[Line]:
     raw = text.split("\n")
     if raw and raw[-1] == "":
@@ -96,4 +101,4 @@ def clean(text: str) -> list[Line]:
     lines = _unquote(lines)
     lines = _dedent(lines)
     lines = _undouble(lines)
-    return [ln for ln in lines if not _ELISION.match(ln.text)]  # a document's `...`: left-out lines
+    return [ln for ln in lines if not (_ELISION.match(ln.text) or _PASSWORD.match(ln.text) or _FENCE.match(ln.text))]

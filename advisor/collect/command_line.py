@@ -47,6 +47,8 @@ def _stages(line: str) -> list[list[str]]:
 def _words(argv: list[str]) -> list[str]:
     while argv and (argv[0] in _PRIVILEGE or argv[0].startswith("-") and argv[0] in ("-n", "-E")):
         argv = argv[1:]
+    if argv[:3] == ["ip", "netns", "exec"] and len(argv) > 4:  # the command run in a network namespace
+        argv = argv[4:]
     if argv:
         argv = [argv[0].rsplit("/", 1)[-1], *argv[1:]]
     return argv
@@ -146,7 +148,7 @@ def identify_command(line: str) -> Command | None:
                "/etc/*release": "release", "/etc/*-release": "release"}.get(args[-1])
         if m := re.fullmatch(r"/kernel/drv/(\w+)\.conf", args[-1]):
             cid = f"driver-{m.group(1)}"
-    elif cmd == "virtinfo":
+    elif cmd == "virtinfo" and ("-a" in flags or "-p" in flags):  # plain virtinfo lists environments
         cid = "virtinfo"
     elif cmd == "psrinfo" and {"-p", "-v"} <= flags:
         cid = "psrinfo-pv"
@@ -157,7 +159,8 @@ def identify_command(line: str) -> Command | None:
     elif cmd == "uname" and "-a" in flags:
         cid = "uname-a"
     elif cmd in ("xm", "xl") and args:
-        cid = {"vcpu-list": f"{cmd}-vcpu-list", "info": f"{cmd}-info", "list": f"{cmd}-list"}.get(args[0])
+        cid = {"vcpu-list": f"{cmd}-vcpu-list", "info": f"{cmd}-info", "list": f"{cmd}-list",
+               "li": f"{cmd}-list"}.get(args[0])
         narrowed = cid is not None and cid.endswith("vcpu-list") and len(args) > 1
     elif cmd == "brctl" and args[:1] == ["show"]:
         cid, narrowed = "brctl-show", len(args) > 1
@@ -196,11 +199,15 @@ def identify_command(line: str) -> Command | None:
 
 def _nwmgr(args: list[str], flags: set[str]) -> str | None:
     card = _interface(args, "-c")
-    if not args:
+    if card is None and _interface(args, "-S") == "apa" and (instance := _interface(args, "-I")):
+        card = f"lan{instance}"  # an APA aggregate by its instance number
+    if not args or (card is None and set(args) <= {"-g", "--get"}):  # the interface listing
         return "nwmgr"
+    if "-s" in flags or "--set" in args or "--sa" in args:
+        return None
     attrs = _interface(args, "-A")
     if card and attrs == "vmtu":
         return f"nwmgr-vmtu@{card}"
-    if card and ("-g" in flags or "--get" in args) and (attrs or "-v" in flags):
+    if card and (attrs or "-v" in flags):  # -g (get) is the default action
         return f"nwmgr-attrs@{card}"
     return None

@@ -162,6 +162,8 @@ def _load_pasted(path: Path, shown: str, scratch: Path) -> list[Capture] | None:
     parts = transcript.split(text) or transcript.one_output(text)
     if parts is None:
         return None
+    if not parts.segments:
+        raise InputError(f"{shown}: none of its commands is one advisor reads ({parts.skipped[0]})")
     return pasted.captures(parts, shown, path.stem, scratch)
 
 

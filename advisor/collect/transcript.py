@@ -23,13 +23,14 @@ _HOST = r"[A-Za-z0-9][\w.-]*"
 _PROMPTS = [
     re.compile(rf"^\{{\d+\}}\s+\w+@(?P<host>{_HOST}):\S*\s*[#$]\s?"),  # HP-UX {0} root@host:/ #
     re.compile(rf"^\[\w+@(?P<host>{_HOST})(?:\s[^\]]*)?\][#$]\s?"),  # [root@host dir]#
+    re.compile(rf"^\[\w+@(?P<host>{_HOST})\]\s?[^\s#$]{{0,40}}\s?[#$]\s"),  # [root@host] ~ #
     re.compile(rf"^\w[\w.-]*@(?P<host>{_HOST}):[^\s#$]*\s?[#$]\s?"),  # root@host:~#
     re.compile(rf"^\w[\w.-]*@(?P<host>{_HOST})\s?[#$%>]\s?"),  # root@host#
     re.compile(rf"^(?P<host>{_HOST}):[/~][^\s#$]*\s[#$]\s?"),  # host:/root #
     re.compile(r"^-?(?:ba|k|z)?sh-\d+(?:\.\d+)*[#$]\s?"),  # bash-3.2#
     re.compile(rf"^(?P<host>{_HOST})\s?[#$%]\s"),  # primary# , example$
 ]
-_BARE = re.compile(r"^[#$%>]\s")
+_BARE = re.compile(r"^[#$%>]\s?")
 _ANY_PROMPT_END = re.compile(r"[#$%>]\s+")  # the end of any other prompt: `└─[0] <> `, `host/opt> `
 _EMPTY_PROMPT = re.compile(rf"^(?:\w[\w.-]*@{_HOST}(?::\S*)?|\[\w+@{_HOST}[^\]]*\]|{_HOST}|-?bash-[\d.]+)\s?[#$%]\s*$")
 _NOT_HOSTS = {"root", "bash", "sh", "ksh", "zsh", "localhost", "tcsh", "csh"}
@@ -79,9 +80,15 @@ def _prompt(text: str) -> tuple[str | None, str] | None:
     return None
 
 
-def _bare_command(text: str, previous_blank: bool) -> str | None:
-    """A command line pasted without its prompt, at the start or after a blank line."""
-    if previous_blank and text[:1].isalpha() and identify_command(text.strip()) is not None:
+_TOOLS = {"ldm", "kstat", "dladm", "ipadm", "ndd", "virtinfo", "psrinfo", "pkg", "showrev", "uname", "xm", "xl",
+          "brctl", "ip", "ethtool", "sysctl", "lspci", "lanscan", "nwmgr", "lanadmin", "sudo", "pfexec"}
+
+
+def _bare_command(text: str, previous: str) -> str | None:
+    """A command line pasted without its prompt: at the start, after a blank
+    line, or after another command line of the same tools."""
+    after = not previous.strip() or previous.split()[0] in _TOOLS
+    if after and text[:1].isalpha() and identify_command(text.strip()) is not None:
         return text.strip()
     return None
 
@@ -94,9 +101,9 @@ def split(text: str) -> Transcript | None:
     skipped: list[str] = []
     current: Segment | None = None
     loose: list[int] = []
-    blank_before = True
+    before = ""
     for ln in lines:
-        previous_blank, blank_before = blank_before, not ln.text.strip()
+        previous, before = before, ln.text
         if _SCRIPT_NOTE.match(ln.text):
             skipped.append(f"line {ln.number}: {ln.text[:60]}")
             continue
@@ -104,7 +111,7 @@ def split(text: str) -> Transcript | None:
             current = None
             continue
         found = _prompt(ln.text)
-        if found is None and (bare := _bare_command(ln.text, previous_blank)) is not None:
+        if found is None and (bare := _bare_command(ln.text, previous)) is not None:
             found = (None, bare)
         if found is not None:
             host, command_text = found
@@ -120,7 +127,8 @@ def split(text: str) -> Transcript | None:
         elif ln.text.strip():
             loose.append(ln.number)
     if not segments:
-        return None
+        commands = [s for s in skipped if "not a command advisor reads" in s]
+        return Transcript([], commands) if commands else None
     if loose:
         skipped.insert(0, f"{_ranges(loose)}: not command output (text around the commands)")
     for seg in segments:
