@@ -94,6 +94,8 @@ OutputOpt = Annotated[Optional[Path], typer.Option("--output", "-o", parser=_out
 FailOnOpt = Annotated[FailOn, typer.Option("--fail-on", help="Exit 1 when a finding of this severity or worse exists.")]
 MinScoreOpt = Annotated[Optional[float], typer.Option("--min-score", metavar="N", help="Exit 1 when a host scores below this.")]
 BaselineOpt = Annotated[Optional[Path], typer.Option("--baseline", metavar="FILE", help="A previous JSON report: report only new findings, list fixed ones.")]
+CompactOpt = Annotated[bool, typer.Option("--compact", help="One line per rule that fails, no details.")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="Only the verdict and the counts.")]
 JobsOpt = Annotated[int, typer.Option("--jobs", "-j", min=0, metavar="N", help="Review in this many processes (0: one per CPU).")]
 
 
@@ -108,23 +110,28 @@ def review(
     rules: RulesOpt = None,
     jobs: JobsOpt = 0,
     baseline: BaselineOpt = None,
+    compact: CompactOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Review saved captures offline and report scored findings.
 
     Example: advisor review fixtures/captures/t5-primary-untuned -f json,html -o reports/
     """
-    _review(paths, fmt, output, fail_on, min_score, policy, rules, jobs, baseline, gate=False)
+    _review(paths, fmt, output, fail_on, min_score, policy, rules, jobs, baseline, gate=False, compact=compact,
+            quiet=quiet)
 
 
 def _review(paths: list[Path], fmt: str, output: Path | None, fail_on: FailOn, min_score: float | None,
-            policy: Path | None, rules: list[Path] | None, jobs: int, baseline: Path | None, gate: bool) -> None:
+            policy: Path | None, rules: list[Path] | None, jobs: int, baseline: Path | None, gate: bool,
+            compact: bool = False, quiet: bool = False) -> None:
     import os
 
     from advisor.commands.review import run_review
 
     try:
         code = run_review(paths, fmt, output, fail_on.value, min_score, policy, rules or [],
-                          jobs or os.cpu_count() or 1, gate=gate, baseline_path=baseline)
+                          jobs or os.cpu_count() or 1, gate=gate, baseline_path=baseline,
+                          mode="quiet" if quiet else "compact" if compact else "full")
     except AdvisorError as exc:
         _die(str(exc))
     raise typer.Exit(code)
@@ -176,12 +183,15 @@ def gate(
     rules: RulesOpt = None,
     jobs: JobsOpt = 0,
     baseline: BaselineOpt = None,
+    compact: CompactOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Review with strict defaults for pipelines: exit 1 and a one-line verdict on stderr.
 
     Example: advisor gate plans/ -f junit,sarif -o reports/
     """
-    _review(paths, fmt, output, fail_on, min_score, policy, rules, jobs, baseline, gate=True)
+    _review(paths, fmt, output, fail_on, min_score, policy, rules, jobs, baseline, gate=True, compact=compact,
+            quiet=quiet)
 
 
 @app.command()

@@ -29,6 +29,8 @@ def _rule_section(rule: Rule) -> list[str]:
              f"- Severity: {sev}; subject: {rule.subject}; platforms: {', '.join(rule.platforms)}",
              f"- Source: {rule.source.citation}" + (f" <{rule.source.url}>" if rule.source.url else "")]
     lines += [f"- Reference: {ref}" for ref in rule.references]
+    if rule.follows_from:
+        lines.append(f"- Follows from: {', '.join(f'`{r}`' for r in rule.follows_from)} (reports show it under them)")
     if rule.confidence != "confirmed":
         lines.append("- Confidence: unconfirmed (reported as info/unknown only)")
     lines += ["", rule.rationale.strip(), "", f"*Expected effect:* {rule.effect.strip()}", "", "Fails when:", ""]

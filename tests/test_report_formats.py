@@ -9,6 +9,8 @@ from pathlib import Path
 import defusedxml.ElementTree as SafeET
 import jsonschema
 
+import pytest
+
 from conftest import CAPTURES, run_cli
 
 UNTUNED, TUNED = CAPTURES / "t5-primary-untuned", CAPTURES / "t5-primary-tuned"
@@ -143,3 +145,57 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch) -> None:
     assert "\x1b[" not in rendered()
     piped = run_cli("--no-color", "review", str(UNTUNED))
     assert "\x1b[" not in piped.stdout and piped.returncode == 0
+
+
+def _first_screen(text: str) -> str:
+    return "\n".join(text.splitlines()[:24])
+
+
+@pytest.mark.parametrize("bundle", ["t5-primary-untuned", "s11-guest-untuned", "ovm-dom0-untuned",
+                                    "hpux-rx6600-untuned", "linux-gw-untuned", "x4270-s10-untuned"])
+def test_the_first_screen_has_the_summary_and_the_plan(bundle: str) -> None:
+    from conftest import review
+
+    res = run_cli("review", str(CAPTURES / bundle))
+    [host] = review(CAPTURES / bundle).hosts
+    screen = _first_screen(res.stdout)
+    c = host.counts
+    assert f"score {host.score:g}/100  (from {c.passed + c.failed} of {c.passed + c.failed + c.unknown} checks; " \
+           f"{c.unknown} unknown)" in screen
+    assert "findings " + ", ".join(f"{n} {s}" for s, n in host.finding_counts().items() if n) in screen
+    last = sum(len(p.steps) for p in host.plan.phases)
+    assert "Change plan (steps below):" in screen and (last == 0 or f"{last} " in screen or f"-{last} " in screen)
+
+
+def test_findings_are_grouped_by_rule_with_causes_first() -> None:
+    text = run_cli("review", str(UNTUNED)).stdout
+    assert text.count("ldoms.dring-mode  4 subjects") == 1  # one block for four channels
+    block = text.split("ldoms.dring-mode  4 subjects", 1)[1].split("\nHIGH", 1)[0]
+    for channel in ("vsw:0:vswldc0x0", "vsw:0:vswldc0x3", "vsw:0:vswldc0x6", "vsw:1:vswldc0x9"):
+        assert channel in block
+    assert block.count("Best Practices for Oracle Solaris Network Performance") == 1  # the source once
+    assert "follows from ldoms.extended-mapin-space, ldoms.software-level" in block
+    assert text.index("ldoms.extended-mapin-space  4 subjects") < text.index("ldoms.dring-mode  4 subjects")
+    assert "002_e147d8df781d0991" not in text
+
+
+def test_compact_and_quiet() -> None:
+    compact = run_cli("review", str(UNTUNED), "--compact").stdout
+    groups = [line for line in compact.splitlines() if line.lstrip().startswith(("HIGH", "MEDIUM", "LOW"))]
+    assert len(groups) == 12 and "observed" not in compact and "$ ldm" not in compact
+    quiet = run_cli("review", str(CAPTURES), "--quiet")
+    assert quiet.returncode == 0 and "HIGH" not in quiet.stdout and "Change plan" not in quiet.stdout
+    assert quiet.stdout.strip().splitlines()[-1].startswith("18 host(s):") or "host(s):" in quiet.stdout.splitlines()[-1]
+
+
+def test_the_fleet_table_puts_the_worst_first_with_full_names() -> None:
+    from conftest import review
+
+    table = run_cli("review", str(CAPTURES), "--quiet").stdout.split("\n\n")[0].splitlines()
+    rows = [line.split() for line in table[3:] if line.strip()]
+    names = [r[0] for r in rows]
+    report = review(CAPTURES)
+    assert sorted(names) == sorted(h.host for h in report.hosts)  # nothing cut
+    scores = [float(r[2]) for r in rows if r[2].replace(".", "").isdigit()]
+    assert scores == sorted(scores)
+    assert "crit" not in table[1]  # no column that is empty throughout

@@ -54,10 +54,10 @@ def parse_formats(text: str) -> list[str]:
     return list(dict.fromkeys(formats))
 
 
-def _render(report: Report, fmt: str, rules: list[Rule], stream) -> None:
+def _render(report: Report, fmt: str, rules: list[Rule], stream, mode: str = "full") -> None:
     if fmt == "table":
         with terminal.Output(stream) as out:
-            terminal.render(report, out)
+            terminal.render(report, out, {r.id: r.follows_from for r in rules if r.follows_from}, mode)  # type: ignore[arg-type]
         return
     text = {"json": lambda: json_out.render(report), "sarif": lambda: sarif.render(report, rules),
             "junit": lambda: junit.render(report), "markdown": lambda: markdown.render(report),
@@ -109,7 +109,7 @@ def _write_executable(path: Path, text: str) -> None:
         raise InputError(f"{path}: cannot write ({exc.strerror})") from None
 
 
-def write(report: Report, formats: list[str], output: Path | None, rules: list[Rule]) -> None:
+def write(report: Report, formats: list[str], output: Path | None, rules: list[Rule], mode: str = "full") -> None:
     """One format to stdout or -o FILE; several into the folder -o DIR."""
     if len(formats) > 1 and output is None:
         raise InputError("several --format values need -o DIR for the reports")
@@ -127,7 +127,7 @@ def write(report: Report, formats: list[str], output: Path | None, rules: list[R
     for fmt, path in targets:
         stream = _open(path)
         try:
-            _render(report, fmt, rules, stream)
+            _render(report, fmt, rules, stream, mode)
         finally:
             if path:
                 stream.close()

@@ -14,7 +14,7 @@ from advisor.pipeline import load_captures, review_all, summarize
 
 def run_review(paths: list[Path], fmt: str, out: Path | None, fail_on: str, min_score: float | None,
                policy_path: Path | None, rule_dirs: list[Path], jobs: int = 1, gate: bool = False,
-               baseline_path: Path | None = None) -> int:
+               baseline_path: Path | None = None, mode: str = "full") -> int:
     formats = output.parse_formats(fmt)
     previous = baseline.load(baseline_path) if baseline_path else None
     rules = packs.load(rule_dirs)
@@ -26,7 +26,7 @@ def run_review(paths: list[Path], fmt: str, out: Path | None, fail_on: str, min_
     if previous is not None:
         baseline.apply(report, previous)
     output.gate(report, fail_on, min_score)
-    output.write(report, formats, out, rules)
+    output.write(report, formats, out, rules, mode)
     code = output.exit_status(report)
     if gate:
         print(output.verdict(report), file=sys.stderr)

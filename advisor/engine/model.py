@@ -149,6 +149,7 @@ class Rule(BaseModel):
     params: dict[str, float | int | str | bool | list[str]] = {}
     confidence: Literal["confirmed", "unconfirmed"] = "confirmed"
     runtime: str | None = None  # run-time data it reads (kstat ...): not applicable to plans
+    follows_from: list[str] = []  # rules whose findings cause this one's: shown under them
     # command id -> names a grep filter must keep for a filtered output to be enough (kstat-p: [dring_mode])
     filtered_enough: dict[str, list[str]] = {}
     file: str = ""
