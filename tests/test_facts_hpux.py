@@ -106,3 +106,13 @@ def test_lanscan_v_txt_holding_the_plain_form_still_lists_the_interfaces(tmp_pat
     lans = {lan.name: lan for lan in _facts(folder).lan_interfaces}
     assert lans["lan900"].members == ["lan0", "lan1"] and lans["lan0"].evidence["state"].endswith("lanscan-v.txt:3")
     assert lans["lan0"].driver == "iether" and lans["lan0"].evidence["driver"].endswith("nwmgr.txt:2")
+
+
+def test_lanscan_q_alone_gives_the_members_of_the_nwmgr_listing(tmp_path: Path) -> None:
+    """A lanscan.txt of `lanscan -q` lines only lists no interface: nwmgr lists
+    them, and the -q lines say which are in each aggregate."""
+    folder = _copy(tmp_path, drop=("lanscan-v.txt",), add={"lanscan.txt": "0\n900 1 2\n901\n"})
+    lans = {lan.name: lan for lan in _facts(folder).lan_interfaces}
+    assert sorted(lans) == ["lan0", "lan1", "lan2", "lan900", "lan901"]
+    assert lans["lan900"].members == ["lan1", "lan2"] and lans["lan900"].evidence["members"].endswith("lanscan.txt:2")
+    assert lans["lan901"].members == [] and lans["lan0"].evidence["state"].endswith("nwmgr.txt:2")

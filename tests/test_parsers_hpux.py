@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from advisor.errors import ParseError
+from advisor.collect.identify import identify_text
 from advisor.parsers import hpux
 from conftest import FIXTURES
 
@@ -112,3 +113,58 @@ def test_nwmgr_attributes_and_speeds() -> None:
     with pytest.raises(ParseError) as err:
         hpux.parse_nwmgr_attrs("lan0 current values:\nSpeed = 1 Gbps\nlan1 current values:\n")
     assert err.value.line == 3
+
+
+def test_lanscan_q_alone_gives_membership_only() -> None:
+    """`lanscan -q` pasted alone (HP APA guide): PPA numbers, an aggregate's
+    members after it; identified by an aggregate's line, not by bare numbers."""
+    quiet = "900 5 6 8 7\n901\n902\n903\n"
+    scan = hpux.parse_lanscan(quiet)
+    assert scan.cards == [] and scan.quiet_seen and scan.members == {900: [5, 6, 8, 7]} and scan.quiet_line == {900: 1}
+    assert identify_text(quiet) == "lanscan" and identify_text(" 0\n1\n\n900  2 3 \n901") == "lanscan"
+    for other in ("0\n1\n2\n", "12 13 14\n", "9005 6 8 7\n", "900 5 6\nlan0\n"):
+        assert identify_text(other) is None
+    with pytest.raises(ParseError) as err:
+        hpux.parse_lanscan(quiet + "lanscan: not found\n")
+    assert err.value.line == 5
+
+
+def test_non_breaking_spaces_and_a_closing_prompt() -> None:
+    """Web copies put U+00A0 between columns; a copied session ends with an empty prompt."""
+    nbsp = "\u00a0 \u00a0"
+    rows = (P / "lanscan/long-paths-linkagg-and-q.txt").read_text().replace("   ", nbsp)
+    scan = hpux.parse_lanscan(rows + "root@sap01:~#\n")
+    assert [c.name for c in scan.cards][:2] == ["lan0", "lan1"] and scan.members == {900: [0, 1]}
+    table = (P / "nwmgr/aligned-to-the-rule.txt").read_text().replace("  ", nbsp)
+    assert [r.name for r in hpux.parse_nwmgr_list(table + "\n[root@ignite] ~ #\n")][-1] == "lan900"
+    attrs = hpux.parse_nwmgr_attrs("lan900 current values:\n Parent PPA =\u00a0 -\n Speed = 1 Gbps Full Duplex\n# \n")
+    assert attrs.values["Parent PPA"] == ("-", 2)
+    assert hpux.parse_vmtu("Driver/Hardware supports TCP Segmentation Offload.\u00a0Current VMTU =\u00a032160\n").vmtu == 32160
+    with pytest.raises(ParseError) as err:
+        hpux.parse_lanscan(rows + "root@sap01:~# lanscan -v\n")  # a prompt with a command is not an ending
+    assert err.value.line == 11
+
+
+APA_LAN900 = """lan900 current values:
+ Speed = 1 Gbps Full Duplex
+ Virtual Maximum Transmission Unit = 0
+ Features = Linkagg Interface
+ IPV4 Recv CKO
+ IPV4 Send CKO
+ 64Bit MIB Support
+ Mode = LAN_MONITOR
+ Membership = 0,1
+"""
+
+
+def test_nwmgr_attribute_lists_continue_on_lines_of_their_own() -> None:
+    """`nwmgr -g -S apa -I 900 -v` (jreypo's 11i v3 host): Features lists its values one a line."""
+    attrs = hpux.parse_nwmgr_attrs(APA_LAN900)
+    assert attrs.instance == "lan900" and attrs.values["Features"] == ("Linkagg Interface", 4)
+    assert attrs.more == {"Features": [("IPV4 Recv CKO", 5), ("IPV4 Send CKO", 6), ("64Bit MIB Support", 7)]}
+    assert attrs.values["Membership"] == ("0,1", 9)
+    lines = APA_LAN900.splitlines(keepends=True)
+    for n, bad in ((5, "1\n"), (5, "nwmgr: lan900: no such interface\n"), (2, "IPV4 Recv CKO\n")):
+        with pytest.raises(ParseError) as err:  # a guide's callout number, an error, a value under no attribute
+            hpux.parse_nwmgr_attrs("".join(lines[:n - 1] + [bad] + lines[n - 1:]))
+        assert err.value.line == n

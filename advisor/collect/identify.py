@@ -39,7 +39,11 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     ("uname-a", re.compile(r"\A\s*(?:Linux|HP-UX)\s+\S+\s+\S+")),
     ("lanscan-v", re.compile(r"\A\s*-{20,}\s*\nHardware Station")),
     ("lanscan", re.compile(r"\A\s*Hardware Station\s+Crd\s+Hdw")),
-    ("nwmgr", re.compile(r"^\s*=+(?:[ \t]+=+){3,}[ \t]*\n\s*[a-z]+\d+\s+\S+\s+0x[0-9A-Fa-f]+\s", re.M)),
+    # `lanscan -q` alone: PPA numbers only, one interface a line; an aggregate's line
+    # (lan900 and up) lists its members after it, and is what tells this from other numbers
+    ("lanscan", re.compile(r"\A(?=(?>[ \t]*(?:\d+(?:[ \t]+\d+)*[ \t]*)?(?:\n|\Z))*+\Z)"  # numbers only
+                           r"(?>[^\n]*\n)*?[ \t]*9\d\d(?:[ \t]+\d{1,3})+[ \t]*(?:\n|\Z)")),
+    ("nwmgr", re.compile(r"^[ \t]*=+(?:[ \t]+=+){3,}[ \t]*\n[ \t]*[a-z]+\d+\s+\S+\s+0x[0-9A-Fa-f]+\s", re.M)),
     ("release", re.compile(r"^(?:NAME|PRETTY_NAME)=", re.M)),
     ("plan", re.compile(r"^format:\s*['\"]?advisor-plan/\d", re.M)),
     ("ldm-list-constraints-x", re.compile(r"\A\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*<(?:\w+:)?(?:Envelope|LDM_interface)\b", re.S)),

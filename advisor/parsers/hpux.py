@@ -5,6 +5,10 @@ the plain `nwmgr` listing and `nwmgr -g -A all -c lanN` (11i v3).
 lanscan rows are read by pattern: long hardware paths push the columns right,
 APA aggregates show `LinkAgg<N>` instead of a path. `lanscan -q` prints one
 line per PPA, an aggregate's PPA followed by its members' PPAs.
+
+Every parser here reads a non-breaking space (web pages put them between
+columns) as a space, and a shell prompt with nothing typed after the output
+(`root@sap01:~#`) as the end of the file.
 """
 
 from __future__ import annotations
@@ -13,12 +17,22 @@ import re
 from dataclasses import dataclass, field
 
 from advisor.errors import ParseError
-from advisor.parsers.text import numbered
+from advisor.parsers.text import Line, numbered
 
 _ROW = re.compile(r"^(?P<path>\S+)\s+(?P<mac>0x[0-9A-Fa-f]{12})\s+(?P<card>\d+)\s+(?P<state>UP|DOWN|\S+)\s+"
                   r"(?P<name>lan\d+)(?:\s+(?P<snap>snap\d+))?\s+(?P<nmid>\d+)\s+(?P<type>\S+)\s+(?P<dlpi>\S+)\s+(?P<major>\d+)\s*$")
 _QUIET = re.compile(r"^\d+(?:\s+\d+)*$")
 FIRST_APA_PPA = 900  # APA aggregates and failover groups are lan900 and up
+_END_PROMPT = re.compile(r"^(?:\S+@\S+?|\[[^\]\n]*\][^#$\n]*|[\w.-]+(?::\S*)?)?[ \t]*[#$%>][ \t]*$")
+
+
+def _lines(text: str) -> list[Line]:
+    """Numbered lines, a non-breaking space read as a space, without the empty
+    prompt lines that end a copied terminal session."""
+    lines = numbered(text.replace("\u00a0", " "))
+    while lines and (not lines[-1].text.strip() or _END_PROMPT.match(lines[-1].text.strip())):
+        lines.pop()
+    return lines
 
 
 @dataclass
@@ -52,12 +66,14 @@ def parse_lanscan(text: str) -> Lanscan:
     Station` and `Driver Specific Information` sections, per interface), and
     `lanscan -q` lines appended to either. The driver is the first line under
     `Driver Specific Information` (`iether`, `btlan3`), without its instance
-    number; further lines of that section are driver-specific and skipped."""
-    lines = [ln for ln in numbered(text) if ln.text.strip()]
+    number; further lines of that section are driver-specific and skipped.
+    A file of `lanscan -q` lines alone lists no interfaces, only membership."""
+    lines = [ln for ln in _lines(text) if ln.text.strip()]
     first = lines[0].text.strip() if lines else ""
-    if not (first.split()[:2] == ["Hardware", "Station"] or _RULE.match(first)):
+    if not (first.split()[:2] == ["Hardware", "Station"] or _RULE.match(first) or _QUIET.match(first)):
         raise ParseError("expected lanscan output: the 'Hardware Station  Crd Hdw ...' header, "
-                         "or the dashed rule that starts lanscan -v", line=lines[0].number if lines else None)
+                         "the dashed rule that starts lanscan -v, or lanscan -q's PPA numbers",
+                         line=lines[0].number if lines else None)
     result = Lanscan(cards=[])
     header = False
     current: str | None = None  # the -v block's interface
@@ -103,7 +119,7 @@ def parse_lanscan(text: str) -> Lanscan:
         if section == "driver-info":
             continue
         raise ParseError(f"not a lanscan row: {s[:40]!r}", line=ln.number)
-    if not result.cards:
+    if not result.cards and not result.quiet_seen:
         raise ParseError("no LAN interfaces listed")
     return result
 
@@ -124,7 +140,7 @@ def parse_vmtu(text: str) -> Vmtu:
     """nwmgr: 'Driver/Hardware supports TCP Segmentation Offload. Current VMTU = 32160';
     lanadmin prints the same kind of sentence. 0 means TSO is off."""
     supported: bool | None = None
-    for ln in numbered(text):
+    for ln in _lines(text):
         s = ln.text.strip()
         if re.search(r"does not support TCP Segmentation Offload|TSO (?:is )?not supported", s, re.I):
             supported = False
@@ -159,7 +175,7 @@ def parse_nwmgr_list(text: str) -> list[NwmgrRow]:
     subsystem, interface type, and any related interface after). No published
     output showing the headings was found, so the rule line is the anchor and
     what stands above it is not read."""
-    lines = numbered(text)
+    lines = _lines(text)
     start = next((ln.number for ln in lines if _NWMGR_RULE.match(ln.text)), None)
     if start is None:
         raise ParseError("expected the nwmgr table: a line of '=' runs under the column headings")
@@ -182,30 +198,44 @@ def parse_nwmgr_list(text: str) -> list[NwmgrRow]:
 class NwmgrAttrs:
     instance: str | None  # the lanN of the "lanN current values:" heading
     values: dict[str, tuple[str, int]]  # display name as printed -> (value, line)
+    more: dict[str, list[tuple[str, int]]] = field(default_factory=dict)  # a list's further values (Features)
 
 
 _ATTR_HEADING = re.compile(r"^(?P<name>[a-z]+\d+)\s+current values\s*:?\s*$", re.I)
 _ATTR = re.compile(r"^(?P<key>[A-Za-z][^=]*?)\s*=\s*(?P<value>.*?)\s*$")
+# A further value of a list attribute, alone on its line: `IPV4 Recv CKO`, `64Bit MIB Support`.
+_MORE = re.compile(r"^(?=.*[A-Za-z])[A-Za-z0-9][\w ./()+,-]*$")
 
 
 def parse_nwmgr_attrs(text: str) -> NwmgrAttrs:
-    """`nwmgr -g -A ... -c lanN`: a `lanN current values:` heading, then one
-    `Display Name = value` line per attribute (`Speed = 1 Gbps Full Duplex
-    (Autonegotiation : On)`). Lines of any other shape (notes, blank lines)
-    are skipped; a file without a single attribute line is an error."""
+    """`nwmgr -g -A ... -c lanN` (or `nwmgr -g -S apa -I N -v`): a `lanN
+    current values:` heading, then one `Display Name = value` line per
+    attribute (`Speed = 1 Gbps Full Duplex (Autonegotiation : On)`). A list
+    attribute prints its further values on lines of their own under it
+    (`Features = Linkagg Interface`, then `IPV4 Recv CKO`, ...); they are kept
+    in `more`. Blank lines are skipped; any other line is an error."""
     instance: str | None = None
     values: dict[str, tuple[str, int]] = {}
-    for ln in numbered(text):
+    more: dict[str, list[tuple[str, int]]] = {}
+    last: str | None = None  # the attribute a value alone on its line continues
+    for ln in _lines(text):
         s = ln.text.strip()
-        if m := _ATTR_HEADING.match(s):
+        if not s:
+            last = None
+        elif m := _ATTR_HEADING.match(s):
             if instance is not None and m.group("name") != instance:
                 raise ParseError(f"a second interface ({m.group('name')}) in one nwmgr attribute file", line=ln.number)
-            instance = m.group("name")
+            instance, last = m.group("name"), None
         elif m := _ATTR.match(s):
-            values.setdefault(m.group("key"), (m.group("value"), ln.number))
+            last = m.group("key")
+            values.setdefault(last, (m.group("value"), ln.number))
+        elif last is not None and _MORE.match(s):
+            more.setdefault(last, []).append((s, ln.number))
+        else:
+            raise ParseError(f"not an nwmgr attribute line: {s[:40]!r}", line=ln.number)
     if not values:
         raise ParseError("no 'Name = value' attribute lines (expected nwmgr -g -A ... -c lanN output)")
-    return NwmgrAttrs(instance, values)
+    return NwmgrAttrs(instance, values, more)
 
 
 _SPEED = re.compile(r"^(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>[MG])bps\b(?:\s+(?P<duplex>Full|Half)[ -]Duplex)?"
