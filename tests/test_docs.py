@@ -35,3 +35,12 @@ def test_json_report_validates_against_the_schema() -> None:
             assert set(result) >= {"rule", "subject", "status"}
             if result["status"] == "unknown":
                 assert result["missing"]
+
+
+def test_the_readme_shows_the_first_screen_as_it_is() -> None:
+    from conftest import run_cli
+
+    readme = (ROOT / "README.md").read_text()
+    shown = readme.split("Its first screen", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
+    now = run_cli("review", "fixtures/captures/t5-primary-untuned").stdout
+    assert now.startswith(shown)

@@ -152,7 +152,9 @@ def _plan_summary(h: HostReport, numbered: list[tuple[str, PlanStep]]) -> list[t
             names = ", ".join(p.title.split()[1].rstrip(":") for p in outages)
             title = f"{names}: one outage each" + (" after the reboot" if phase.after_reboot else "")
         fixes = _rules_of(steps)
-        rows.append((first if first == last else f"{first}-{last}", f"{title}" + (f" ({fixes})" if fixes else "")))
+        held = "" if any(s.run for s in steps) else ", a comment until a check is made"
+        rows.append((first if first == last else f"{first}-{last}",
+                     f"{title}" + (f" ({fixes}{held})" if fixes else "")))
     return rows
 
 
