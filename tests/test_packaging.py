@@ -20,4 +20,4 @@ def test_installed_package_carries_its_rules() -> None:
     rules_dir = packs.bundled_rules_dir()
     if package.parent != ROOT:  # installed, not imported from the checkout
         assert rules_dir == package / "rules"
-    assert sorted(p.name for p in rules_dir.glob("*.yaml")) == ["hpux.yaml", "ldoms.yaml", "linux.yaml", "solaris.yaml", "xen.yaml"]
+    assert sorted(p.name for p in rules_dir.glob("*.yaml")) == ["hpux.yaml", "ldoms.yaml", "linux.yaml", "solaris.yaml", "sources.yaml", "xen.yaml"]
