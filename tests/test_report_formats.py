@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from importlib import resources
 from pathlib import Path
 
@@ -97,7 +98,14 @@ def test_html_is_one_self_contained_file_with_scores_chart_and_fixes(tmp_path: P
     root = SafeET.fromstring(text.split("\n", 1)[1])  # well-formed XHTML after the doctype
     ns = {"h": "http://www.w3.org/1999/xhtml", "s": "http://www.w3.org/2000/svg"}
     scores = [td.text for td in root.iterfind(".//h:td[@class='num score']", ns)]
-    assert scores == [f"{h['score']:g}" for h in report["hosts"]]
+    assert scores == sorted((f"{h['score']:g}" for h in report["hosts"]), key=float)  # worst first
+    assert "weight 10" in text and "Severity:" in text  # the legend
+    assert re.search(r"advisor \S+, \d{4}-\d\d-\d\d \d\d:\d\d UTC", text)  # version and date
+    plans = root.findall(".//h:ol[@class='plan']", ns)
+    assert len(plans) == sum(1 for h in report["hosts"] if h["plan"]["phases"])
+    assert any("ldm start-reconf primary" in (c.text or "") for c in root.iterfind(".//h:ol[@class='plan']//h:code", ns))
+    assert root.find(".//h:a[@href='https://www.oracle.com/technical-resources/articles/it-infrastructure/"
+                     "admin-solaris-network-vm-sparc.html']", ns) is not None
     bars = root.findall(".//s:rect[@class='bar']", ns)
     per_rule: dict[str, int] = {}
     for bar in bars:

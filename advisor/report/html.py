@@ -8,10 +8,11 @@ be checked with an XML parser. Every text from the report is escaped.
 from __future__ import annotations
 
 from collections import Counter
+from datetime import datetime, timezone
 from html import escape
 
 from advisor import __version__
-from advisor.report.model import Finding, HostReport, Report
+from advisor.report.model import Finding, HostReport, PlanStep, Report
 
 SEVERITIES = ("critical", "high", "medium", "low", "info")
 COLOURS = {"critical": "#7b1fa2", "high": "#c62828", "medium": "#ef6c00", "low": "#f9a825", "info": "#607d8b"}
@@ -21,7 +22,7 @@ body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;mar
 table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left}
 th{background:#f3f3f3}.num{text-align:right}.sev{color:#fff;padding:0 .4em;border-radius:3px;font-size:.85em}
 pre{background:#f6f8fa;padding:.6em;overflow-x:auto}.finding{border-left:4px solid #ccc;padding-left:1em;margin:1.2em 0}
-.muted{color:#666}.gate-failed{color:#c62828}.gate-passed{color:#2e7d32}
+.muted{color:#666}ol.plan>li{margin:.5em 0}code{white-space:pre-wrap;word-break:break-all}.gate-failed{color:#c62828}.gate-passed{color:#2e7d32}
 """
 
 
@@ -66,7 +67,7 @@ def chart(findings: list[Finding]) -> str:
 def _summary_table(report: Report) -> str:
     head = "".join(f"<th>{s}</th>" for s in SEVERITIES)
     rows = []
-    for h in report.hosts:
+    for h in sorted(report.hosts, key=_worst_first):
         counts = h.finding_counts()
         score = "-" if h.score is None else f"{h.score:g}"
         cells = "".join(f'<td class="num">{counts[s]}</td>' for s in SEVERITIES)
@@ -75,6 +76,40 @@ def _summary_table(report: Report) -> str:
                     f"<td>{_e(h.status)}</td></tr>")
     return (f"<table><tr><th>host</th><th>platform</th><th>score</th>{head}<th>status</th></tr>"
             f"{''.join(rows)}</table>")
+
+
+def _worst_first(h: HostReport) -> tuple:
+    bad = {"error": 0, "unreachable": 0, "no-evidence": 1}.get(h.status, 2)
+    return (bad, h.score if h.score is not None else 101, h.host)
+
+
+def _legend() -> str:
+    return '<p class="legend">Severity: ' + " ".join(
+        f'{_badge(s)} <span class="muted">weight {w}</span>' for s, w in zip(SEVERITIES, (10, 5, 3, 1, 0))) + "</p>"
+
+
+def _plan(h: HostReport) -> str:
+    plan = h.plan
+    if plan is None or not (plan.prerequisites or plan.phases):
+        return ""
+    parts = ["<h3>Change plan</h3>"]
+    if plan.prerequisites:
+        parts.append("<p>Prerequisites, never run by advisor:</p><ul>" + "".join(
+            f"<li><code>{_e(p.command)}</code></li>" for p in plan.prerequisites) + "</ul>")
+    parts.append('<ol class="plan">')
+    for phase in plan.phases:
+        after = " (after the reboot)" if phase.after_reboot else ""
+        steps = "".join(_step(st) for st in phase.steps)
+        parts.append(f"<li><strong>{_e(phase.title)}</strong>{after}; on {_e(phase.runs_on)}; interrupts: "
+                     f"{_e(phase.outage)}<ul>{steps}</ul></li>")
+    parts.append("</ol>")
+    parts += [f'<p class="muted">{_e(n)}</p>' for n in plan.notes]
+    return "".join(parts)
+
+
+def _step(st: PlanStep) -> str:
+    note = f' <span class="muted">{_e(st.note)}</span>' if st.note else ""
+    return f"<li><code>{'' if st.run else '# '}{_e(st.command)}</code>{note}</li>"
 
 
 def _anchor(h: HostReport) -> str:
@@ -89,8 +124,14 @@ def _finding(f: Finding) -> str:
             f"<p>{_e(f.message)}</p><table>"
             f"<tr><th>observed</th><td>{_e(f.observed)}</td></tr><tr><th>expected</th><td>{_e(f.expected)}</td></tr>"
             f"<tr><th>evidence</th><td>{evidence}</td></tr><tr><th>effect</th><td>{_e(f.effect)}</td></tr>"
-            f"<tr><th>source</th><td>{_e(f.source)}</td></tr></table>"
+            f"<tr><th>source</th><td>{_source(f)}</td></tr></table>"
             f"<p>Fix (impact: {_e(f.impact)}):</p><pre class=\"fix\">{_e(chr(10).join(f.remediation))}</pre>{undo}</div>")
+
+
+def _source(f: Finding) -> str:
+    if f.source_url:
+        return f'<a href="{_e(f.source_url)}">{_e(f.source)}</a>'
+    return _e(f.source)
 
 
 def _host(h: HostReport) -> str:
@@ -106,6 +147,7 @@ def _host(h: HostReport) -> str:
             parts += [_finding(f) for f in found]
     if not h.findings:
         parts.append("<p>No findings.</p>")
+    parts.append(_plan(h))
     if h.waived:
         parts.append("<h3>Waived</h3><ul>" + "".join(
             f"<li><code>{_e(f.rule)}</code> {_e(f.subject)}: {_e(f.waiver.reason if f.waiver else '')}</li>"
@@ -114,8 +156,9 @@ def _host(h: HostReport) -> str:
     return "".join(parts)
 
 
-def render(report: Report) -> str:
+def render(report: Report, now: datetime | None = None) -> str:
     findings = [f for h in report.hosts for f in h.findings]
+    when = (now or datetime.now(timezone.utc)).strftime("%Y-%m-%d %H:%M UTC")
     gate = ""
     if report.summary.gate:
         gate = (f'<p class="gate-{report.summary.gate}"><strong>Gate {report.summary.gate}</strong>: '
@@ -124,8 +167,8 @@ def render(report: Report) -> str:
     return ("<!DOCTYPE html>\n"
             '<html xmlns="http://www.w3.org/1999/xhtml" lang="en"><head><meta charset="utf-8"/>'
             f"<title>advisor report</title><style>{_STYLE}</style></head><body>"
-            f"<h1>advisor report</h1><p class=\"muted\">advisor {__version__}, {report.tool.rules} rules, "
-            f"{report.summary.hosts} host(s)</p>{gate}{errors}"
-            f"<h2>Hosts</h2>{_summary_table(report)}"
+            f"<h1>advisor report</h1><p class=\"muted\">advisor {__version__}, {when}, {report.tool.rules} rules, "
+            f"{report.summary.hosts} host(s)</p>{gate}{errors}{_legend()}"
+            f"<h2>Hosts (worst first)</h2>{_summary_table(report)}"
             f"<h2>Findings per rule</h2>{chart(findings)}"
             + "".join(_host(h) for h in report.hosts) + "</body></html>\n")
