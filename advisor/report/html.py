@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from html import escape
 
 from advisor import __version__
-from advisor.report.model import Finding, HostReport, PlanStep, Report
+from advisor.report.model import Finding, HostReport, PlanStep, Report, worst_first
 
 SEVERITIES = ("critical", "high", "medium", "low", "info")
 COLOURS = {"critical": "#7b1fa2", "high": "#c62828", "medium": "#ef6c00", "low": "#f9a825", "info": "#607d8b"}
@@ -67,7 +67,7 @@ def chart(findings: list[Finding]) -> str:
 def _summary_table(report: Report) -> str:
     head = "".join(f"<th>{s}</th>" for s in SEVERITIES)
     rows = []
-    for h in sorted(report.hosts, key=_worst_first):
+    for h in sorted(report.hosts, key=worst_first):
         counts = h.finding_counts()
         score = "-" if h.score is None else f"{h.score:g}"
         cells = "".join(f'<td class="num">{counts[s]}</td>' for s in SEVERITIES)
@@ -77,10 +77,6 @@ def _summary_table(report: Report) -> str:
     return (f"<table><tr><th>host</th><th>platform</th><th>score</th>{head}<th>status</th></tr>"
             f"{''.join(rows)}</table>")
 
-
-def _worst_first(h: HostReport) -> tuple:
-    bad = {"error": 0, "unreachable": 0, "no-evidence": 1}.get(h.status, 2)
-    return (bad, h.score if h.score is not None else 101, h.host)
 
 
 def _legend() -> str:

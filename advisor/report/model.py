@@ -178,6 +178,12 @@ class HostReport(BaseModel):
         return {s.value: sum(1 for f in self.findings if f.severity is s) for s in Severity}
 
 
+def worst_first(h: HostReport) -> tuple:
+    """Sort key: unreadable hosts, then those with no evidence, then by score, lowest first."""
+    bad = {"error": 0, "unreachable": 0, "no-evidence": 1}.get(h.status, 2)
+    return (bad, h.score if h.score is not None else 101, h.host)
+
+
 class Tool(BaseModel):
     name: str = "advisor"
     version: str

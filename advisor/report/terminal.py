@@ -14,7 +14,7 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from advisor.report.model import RUNTIME_REASON, ChangePlan, Finding, HostReport, PlanStep, Report
+from advisor.report.model import RUNTIME_REASON, ChangePlan, Finding, HostReport, PlanStep, Report, worst_first
 
 _STYLE = {"critical": "bold white on red", "high": "bold red", "medium": "yellow", "low": "cyan", "info": "dim"}
 _STATUS_STYLE = {"clean": "green", "findings": "yellow", "no-evidence": "red", "error": "red", "unreachable": "red"}
@@ -53,14 +53,10 @@ SCORE_NOTE = ("score: 100 x the weight of passed checks / the weight of evaluate
 Mode = Literal["full", "compact", "quiet"]
 
 
-def _worst_first(h: HostReport) -> tuple:
-    bad = {"error": 0, "unreachable": 0, "no-evidence": 1}.get(h.status, 2)
-    return (bad, h.score if h.score is not None else 101, h.host)
-
 
 def _fleet_table(report: Report) -> Table:
     """Worst hosts first, full host names, no column that is empty throughout."""
-    hosts = sorted(report.hosts, key=_worst_first)
+    hosts = sorted(report.hosts, key=worst_first)
     counts = [h.finding_counts() for h in hosts]
     shown = [s for s in ("critical", "high", "medium", "low", "info") if any(c.get(s) for c in counts)]
     table = Table(title="Hosts (worst first)", title_justify="left", expand=False, padding=(0, 1),
@@ -353,7 +349,7 @@ def render(report: Report, console: "Output", causes: dict[str, list[str]] | Non
         console.print(_fleet_table(report))
         console.print()
     if mode != "quiet":
-        for h in sorted(report.hosts, key=_worst_first) if len(report.hosts) > 1 else report.hosts:
+        for h in sorted(report.hosts, key=worst_first) if len(report.hosts) > 1 else report.hosts:
             _host(h, console, causes or {}, mode)
         console.print(Text(SCORE_NOTE, style="dim"))
     s = report.summary
