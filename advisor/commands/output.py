@@ -125,12 +125,22 @@ def write(report: Report, formats: list[str], output: Path | None, rules: list[R
     else:
         targets = [(formats[0], output)]
     for fmt, path in targets:
-        stream = _open(path)
+        if path is None:
+            _render(report, fmt, rules, sys.stdout, mode)
+            continue
+        tmp = path.with_name(f".{path.name}.tmp")  # written beside, then renamed: never half-written
+        try:
+            stream = tmp.open("w", encoding="utf-8")
+        except OSError as exc:
+            raise InputError(f"{path}: cannot write ({exc.strerror})") from None
         try:
             _render(report, fmt, rules, stream, mode)
         finally:
-            if path:
-                stream.close()
+            stream.close()
+        try:
+            tmp.replace(path)
+        except OSError as exc:
+            raise InputError(f"{path}: cannot write ({exc.strerror})") from None
 
 
 def verdict(report: Report) -> str:
