@@ -1,0 +1,35 @@
+"""The HTML report as a person sees it, rendered in headless Chromium."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from browser import Page
+from conftest import CAPTURES, run_cli
+
+
+def test_the_html_report_renders_sorted_charted_and_within_1280_px(tmp_path: Path) -> None:
+    res = run_cli("review", str(CAPTURES), "-f", "html,json", "-o", str(tmp_path) + "/")
+    assert res.returncode == 0, res.stderr
+    report = json.loads((tmp_path / "report.json").read_text())
+    url = (tmp_path / "report.html").as_uri()
+    page = Page(url, width=1280, height=900)
+    try:
+        failing = {f["rule"] for h in report["hosts"] for f in h["findings"]}
+        bars = page.evaluate("[...new Set([...document.querySelectorAll('rect.bar')]"
+                             ".map(r => r.getAttribute('data-rule')))]")
+        labels = page.evaluate("[...document.querySelectorAll('svg text[text-anchor=end]')].map(t => t.textContent)")
+        assert sorted(bars) == sorted(failing) == sorted(labels)  # one bar (row) per failing rule
+        scores = page.evaluate("[...document.querySelectorAll('td.score')].map(td => td.textContent)")
+        numbers = [float(s) for s in scores]
+        assert numbers == sorted(numbers) and len(numbers) == len(report["hosts"])  # worst first
+        widest = page.evaluate("Math.max(document.documentElement.scrollWidth, ...[...document.querySelectorAll("
+                               "'body *')].map(e => Math.ceil(e.getBoundingClientRect().right)))")
+        assert widest <= 1280, widest  # nothing overflows the window
+        visible = page.evaluate("document.body.innerText")
+        assert "Severity:" in visible and "Change plan" in visible and "Hosts (worst first)" in visible
+        assert page.evaluate("document.scripts.length") == 0
+        assert page.requests == [url]  # the file itself, and nothing fetched
+    finally:
+        page.close()
