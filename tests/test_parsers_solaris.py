@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from advisor.parsers import dladm, driver_conf, etc_system, ldm_list, solaris_info, tcp_props
 from conftest import CAPTURES, FIXTURES
 
@@ -105,3 +107,19 @@ def test_driver_conf() -> None:
     assert "soft-lso-enable" not in driver_conf.parse((CAPTURES / "x4270-s10-untuned/driver-nxge.conf").read_text())
     multi = driver_conf.parse('name="pciex8086,10fb" parent="/pci@0"\n  unit-address="0" flow_control = 1;\n')
     assert multi["flow_control"] == ("1", 1) and multi["unit-address"] == ("0", 1)
+
+
+def test_virtinfo_parseable_form() -> None:
+    from advisor.errors import ParseError
+    from advisor.parsers.solaris_info import parse_virtinfo
+
+    text = ("VERSION 1.0\nDOMAINROLE|impl=LDoms|control=true|io=true|service=true|root=true\n"
+            "DOMAINNAME|name=primary\nDOMAINCONTROL|name=t5-primary\n")
+    info = parse_virtinfo(text)
+    assert info.roles == frozenset({"control", "i/o", "service", "root"}) and info.line == 2
+    assert (info.domain_name, info.control_domain) == ("primary", "t5-primary")
+    guest = parse_virtinfo(text.replace("true", "false"))
+    assert guest.roles == frozenset({"guest"})
+    with pytest.raises(ParseError) as err:
+        parse_virtinfo("VERSION 1.0\nDOMAINROLE|impl=LDoms|control=false\nnot a record\n")
+    assert err.value.line == 3

@@ -12,7 +12,7 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     ("ldm-list-l-p", re.compile(r"\AVERSION\s+\d+\.\d+\s*\n(?:.*\n)*?DOMAIN\|", re.M)),
     ("ldm-list-l", re.compile(r"^NAME\s+STATE\s+FLAGS\s+CONS\s+VCPU\s+MEMORY", re.M)),
     ("ldm-version", re.compile(r"Logical Domains? Manager \(v")),
-    ("virtinfo", re.compile(r"^Domain role:", re.M)),
+    ("virtinfo", re.compile(r"^[ \t]*Domain role:|\A\s*VERSION\s+\d+\.\d+\s*\n\s*DOMAINROLE\|", re.M)),
     ("psrinfo-pv", re.compile(r"^The (?:\S+ )?physical processor has", re.M)),
     ("pkg-entire", re.compile(r"^[ \t]*Name:\s*(?:pkg://\w+/)?entire\s*$", re.M)),
     ("showrev-p", re.compile(r"\A\s*Patch:\s*\d{6}-\d{2}")),

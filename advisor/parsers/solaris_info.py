@@ -44,7 +44,33 @@ class VirtInfo:
     control_domain: str | None = None
 
 
+_ROLE_KEYS = {"control": "control", "io": "i/o", "service": "service", "root": "root"}
+
+
+def _parseable_virtinfo(text: str) -> VirtInfo:
+    """`virtinfo -a -p`: VERSION 1.n, then DOMAINROLE|impl=LDoms|control=true|io=...|service=...|root=...,
+    DOMAINNAME|name=..., DOMAINCONTROL|name=... records."""
+    records: dict[str, tuple[dict[str, str], int]] = {}
+    for ln in numbered(text)[1:]:
+        keyword, _, rest = ln.text.strip().partition("|")
+        if not keyword:
+            continue
+        if not re.fullmatch(r"[A-Z]+", keyword):
+            raise ParseError(f"not a parseable virtinfo record: {ln.text.strip()[:40]!r}", line=ln.number)
+        records[keyword] = (dict(p.partition("=")[::2] for p in rest.split("|") if p), ln.number)
+    if "DOMAINROLE" not in records:
+        raise ParseError("no DOMAINROLE record")
+    role, line = records["DOMAINROLE"]
+    if role.get("impl") != "LDoms":
+        raise ParseError(f"not an LDoms domain role: impl={role.get('impl')!r}", line=line)
+    roles = frozenset(name for key, name in _ROLE_KEYS.items() if role.get(key) == "true") or frozenset({"guest"})
+    return VirtInfo(roles, line, records.get("DOMAINNAME", ({}, 0))[0].get("name"),
+                    records.get("DOMAINCONTROL", ({}, 0))[0].get("name"))
+
+
 def parse_virtinfo(text: str) -> VirtInfo:
+    if re.match(r"\s*VERSION\s+\d+\.\d+\s*\n\s*DOMAINROLE\|", text):
+        return _parseable_virtinfo(text)
     roles: frozenset[str] | None = None
     line = 0
     values: dict[str, str] = {}
