@@ -61,9 +61,9 @@ def review_with_facts(capture: Capture, engine: Engine) -> tuple[HostReport, Hos
     built = build(capture)
     results, findings = engine.evaluate(built.facts)
     not_collected = [f"{m.command or m.command_id}: {m.reason}" for m in capture.missing.values()]
-    errors = [pasted.locate(e) for e in capture.errors + built.errors]
+    errors = [pasted.locate(e, capture.origins) for e in capture.errors + built.errors]
     for f in findings:
-        f.evidence = [pasted.locate_evidence(e) for e in f.evidence]
+        f.evidence = [pasted.locate_evidence(e, capture.origins) for e in f.evidence]
     findings.sort(key=lambda f: (-f.severity.rank, f.rule, f.subject))
     host = built.facts.host  # a plan may name the system it plans
     accepted = waivers.apply(host, results, findings, engine.policy)
@@ -72,7 +72,7 @@ def review_with_facts(capture: Capture, engine: Engine) -> tuple[HostReport, Hos
         detected=_detected(built.facts), score=scoring.score(results),
         status=_status(errors, accepted.findings, results),
         counts=scoring.counts(results), results=results, findings=accepted.findings, errors=errors,
-        not_collected=not_collected, unused=[pasted.locate_evidence(u) for u in built.unused],
+        not_collected=not_collected, unused=[pasted.locate_evidence(u, capture.origins) for u in built.unused],
         skipped=capture.skipped,
         incomplete=[m.command or m.command_id for m in capture.missing.values() if m.unfinished],
         waived=accepted.waived, expired_waivers=accepted.expired,

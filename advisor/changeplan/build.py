@@ -144,17 +144,13 @@ def build(findings: list[Finding], facts: HostFacts) -> ChangePlan:
     host = _Host.of(facts)
     plan = ChangePlan(control_domain_name=host.control)
     if not host.is_control and any(s.code.startswith("ldm ") for f in findings for s in f.steps):
-        plan.control_domain = _control_host(facts)
+        plan.control_domain = facts.control_host
     steps = _sizing(_merge(findings), host, plan.notes)
     plan.prerequisites = [_plan_step(s) for s in steps if s.step.kind == "prerequisite"]
     plan.checks = [_plan_step(s) for s in steps if s.step.kind == "check"]
     changes = [s for s in steps if s.step.kind == "change"]
     plan.phases = _phases(changes, host)
     return plan
-
-
-def _control_host(facts: HostFacts) -> str:
-    return facts.control_host or "the control domain"
 
 
 def _outage_domains(changes: list[_Step], host: _Host) -> list[str]:
@@ -171,7 +167,7 @@ def _outage_domains(changes: list[_Step], host: _Host) -> list[str]:
 def _phases(changes: list[_Step], host: _Host) -> list[PlanPhase]:
     outages = _outage_domains(changes, host)
     ldm_script = "host" if host.is_control else "control-domain"
-    where_ldm = host.control if host.is_control else (host.facts.control_host or "control domain")
+    where_ldm = host.control if host.is_control else (host.facts.control_host or "the control domain")
     here = host.local or host.facts.host
     live_here = [s for s in changes if not s.is_ldm and s.step.takes_effect == "now"]
     boot_here = [s for s in changes if not s.is_ldm and s.step.takes_effect == "restart"]

@@ -44,6 +44,7 @@ class Capture:
     missing: dict[str, Missing] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # text of a pasted file that is not an output advisor reads
+    origins: dict = field(default_factory=dict)  # a pasted output's display name -> the lines it came from
 
     def add(self, output: RawOutput) -> None:
         if output.command_id in self.outputs:

@@ -1,9 +1,9 @@
 """Captures from a pasted transcript: one per host, one output per command.
 
 Each output is written to the loader's scratch folder under a name of its own
-(`ticket.txt@3`), with the line numbers of the file as given, so that evidence
-and errors are mapped back to the user's file (`ticket.txt:57`) by
-`locate()`. Several outputs of one command for one host are joined where the
+(`ticket.txt@3`); the capture keeps where each one's lines came from, so that
+evidence and errors are mapped back to the user's file (`ticket.txt:57`) by
+`locate()`, in whichever process reviews the capture. Several outputs of one command for one host are joined where the
 format is a list of lines or of domains (kstat, ndd, /etc/system, ldm list -l);
 for a table, the full output wins over a filtered one and the first over
 later ones, which are listed as not read.
@@ -36,9 +36,6 @@ class Origin:
         return self.lines[n - 1] if 0 < n <= len(self.lines) else self.lines[-1] if self.lines else 0
 
 
-ORIGINS: dict[str, Origin] = {}  # scratch display name -> where it came from, for this process
-
-
 def captures(transcript: Transcript, shown: str, stem: str, scratch: Path) -> list[Capture]:
     hosts: dict[str, list[Segment]] = {}
     current = None
@@ -54,7 +51,7 @@ def captures(transcript: Transcript, shown: str, stem: str, scratch: Path) -> li
         capture = Capture(host=host, source=shown)
         capture.skipped = list(transcript.skipped) if number == 0 else []
         for cid, group in _by_command(segs).items():
-            _add(capture, cid, group, shown, scratch)
+            _add(capture, cid, group, shown, scratch / f"host-{number}")
         out.append(capture)
     return out
 
@@ -95,13 +92,14 @@ def _add(capture: Capture, cid: str, group: list[Segment], shown: str, scratch: 
     if not any(text.strip() for _n, text in body):
         capture.skipped.append(f"lines {chosen[0].span}: `{chosen[0].command.line}` printed nothing")
         return
-    index = len(ORIGINS) + 1
+    index = len(capture.origins) + 1
     display = f"{shown}@{index}"
+    scratch.mkdir(exist_ok=True)
     path = scratch / f"segment-{index}.txt"
     path.write_text("".join(text + "\n" for _n, text in body), encoding="utf-8")
     commands = "; ".join(s.command.line for s in chosen)
     span = ", ".join(s.span for s in chosen)
-    ORIGINS[display] = Origin(shown, [n for n, _t in body], commands, span)
+    capture.origins[display] = Origin(shown, [n for n, _t in body], commands, span)
     filtered = "; ".join(s.command.line for s in chosen if s.command.filtered) or None
     grep = chosen[0].command.grep if len(chosen) == 1 else None
     capture.add(RawOutput(cid, display, path, commands, filtered=filtered, grep=grep))
@@ -110,12 +108,12 @@ def _add(capture: Capture, cid: str, group: list[Segment], shown: str, scratch: 
 _LOCATED = re.compile(r"(\S+@\d+)(?::(\d+))?")
 
 
-def locate(text: str) -> str:
+def locate(text: str, origins: dict) -> str:
     """`ticket.txt@3:12: msg` -> `ticket.txt:57: msg (lines 46-80, `ldm ls -l`)`."""
     note: list[str] = []
 
     def repl(m: re.Match[str]) -> str:
-        origin = ORIGINS.get(m.group(1))
+        origin = origins.get(m.group(1))
         if origin is None:
             return m.group(0)
         if not note:
@@ -128,9 +126,9 @@ def locate(text: str) -> str:
     return out + note[0] if note and not text.endswith(")") else out
 
 
-def locate_evidence(item: str) -> str:
+def locate_evidence(item: str, origins: dict) -> str:
     """Evidence names a line only: no command note."""
     m = _LOCATED.fullmatch(item)
-    if m and (origin := ORIGINS.get(m.group(1))) is not None:
+    if m and (origin := origins.get(m.group(1))) is not None:
         return f"{origin.shown}:{origin.line(int(m.group(2)))}" if m.group(2) else origin.shown
     return item

@@ -18,6 +18,7 @@ from advisor import __version__
 from advisor.report.model import ChangePlan, HostReport, PlanPhase, PlanStep, Report
 
 AFTER = "after-reboot"
+CONTROL_DOMAIN = "the control domain"  # where a guest's ldm steps run, when virtinfo did not name it
 
 
 def file_name(host: str) -> str:
@@ -55,7 +56,7 @@ def _phase(phase: PlanPhase) -> list[str]:
     return lines
 
 
-def _header(h: HostReport, plan: ChangePlan, where: str, two_parts: bool) -> list[str]:
+def _header(h: HostReport, plan: ChangePlan, where: str, name: str, two_parts: bool) -> list[str]:
     lines = [
         "#!/bin/sh",
         f"# Change plan for {h.host}, to run on {where}; written by advisor {__version__} from {h.source}.",
@@ -64,21 +65,13 @@ def _header(h: HostReport, plan: ChangePlan, where: str, two_parts: bool) -> lis
     ]
     if two_parts:
         lines += [f"# Part 1 ends with the reboot of the control domain. When it is back, run part 2:",
-                  f"#   ADVISOR_CONFIRM=yes sh {control_or_host_file(h, where)} {AFTER}"]
+                  f"#   ADVISOR_CONFIRM=yes sh {name} {AFTER}"]
     if plan.prerequisites:
         lines += ["#", "# Prerequisites: do these first, as maintenance tasks; this script does not run them:"]
         lines += [f"#   {p.command}   ({'; '.join(p.fixes)})" for p in plan.prerequisites]
     if plan.notes:
         lines += ["#", *[f"# Note: {_one_line(n)}" for n in plan.notes]]
     return lines + [""]
-
-
-def control_or_host_file(h: HostReport, where: str) -> str:
-    return file_name(h.host) if where == _host_where(h) else control_file_name(h)
-
-
-def _host_where(h: HostReport) -> str:
-    return h.host
 
 
 def _guard(two_parts: bool) -> list[str]:
@@ -109,9 +102,9 @@ def _still_reconfiguring(control: str) -> list[str]:
             "esac"]
 
 
-def _script(h: HostReport, phases: list[PlanPhase], where: str, plan: ChangePlan) -> str:
+def _script(h: HostReport, phases: list[PlanPhase], where: str, name: str, plan: ChangePlan) -> str:
     two_parts = any(p.after_reboot for p in phases) and any(not p.after_reboot for p in phases)
-    lines = _header(h, plan, where, two_parts) + _guard(two_parts)
+    lines = _header(h, plan, where, name, two_parts) + _guard(two_parts)
     if not phases:
         lines += ["# Nothing to change here.", ""]
     first = [p for p in phases if not p.after_reboot]
@@ -138,10 +131,11 @@ def render_host(h: HostReport) -> dict[str, str]:
     the ldm steps run elsewhere."""
     plan = h.plan or ChangePlan()
     mine = [p for p in plan.phases if p.script == "host"]
-    scripts = {file_name(h.host): _script(h, mine, h.host, plan)}
+    scripts = {file_name(h.host): _script(h, mine, h.host, file_name(h.host), plan)}
     control = [p for p in plan.phases if p.script == "control-domain"]
     if control:
-        scripts[control_file_name(h)] = _script(h, control, plan.control_domain or "the control domain", plan)
+        scripts[control_file_name(h)] = _script(h, control, plan.control_domain or CONTROL_DOMAIN,
+                                                control_file_name(h), plan)
     return scripts
 
 
