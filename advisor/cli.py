@@ -11,7 +11,7 @@ import typer
 
 from advisor.errors import AdvisorError
 
-app = typer.Typer(add_completion=True, no_args_is_help=True, pretty_exceptions_enable=False,
+app = typer.Typer(add_completion=True, no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode=None,
                   help="Network-tuning advisor and configuration auditor for virtualized hosts.")
 
 
@@ -55,7 +55,7 @@ def _main(version: Annotated[bool, typer.Option("--version", callback=_version, 
         import os
 
         os.environ["NO_COLOR"] = "1"
-rules_app = typer.Typer(no_args_is_help=True, help="The rule catalogue with its sources.")
+rules_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="The rule catalogue with its sources.")
 app.add_typer(rules_app, name="rules")
 
 EXIT_OK, EXIT_GATE, EXIT_INPUT = 0, 1, 2
@@ -101,7 +101,7 @@ JobsOpt = Annotated[int, typer.Option("--jobs", "-j", min=0, metavar="N", help="
 
 @app.command()
 def review(
-    paths: Annotated[list[Path], typer.Argument(metavar="PATH...", help="Bundle folders, .tar.gz bundles, Explorer archives, pasted sessions or loose output files.")],
+    paths: Annotated[list[Path], typer.Argument(metavar="PATH", help="Bundle folders, .tar.gz bundles, Explorer archives, pasted sessions or loose output files.")],
     fmt: FormatOpt = "table",
     output: OutputOpt = None,
     fail_on: FailOnOpt = FailOn.never,
@@ -113,8 +113,11 @@ def review(
     compact: CompactOpt = False,
     quiet: QuietOpt = False,
 ) -> None:
-    """Review saved captures offline and report scored findings.
+    """Review saved captures and report scored findings.
 
+    Offline: bundles, archives, sosreports, pasted sessions, loose outputs.
+
+    \b
     Example: advisor review fixtures/captures/t5-primary-untuned -f json,html -o reports/
     """
     _review(paths, fmt, output, fail_on, min_score, policy, rules, jobs, baseline, gate=False, compact=compact,
@@ -137,7 +140,7 @@ def _review(paths: list[Path], fmt: str, output: Path | None, fail_on: FailOn, m
     raise typer.Exit(code)
 
 
-HostsArg = Annotated[Optional[list[str]], typer.Argument(metavar="HOST...", help="Hosts: host, user@host, or ~/.ssh/config aliases.")]
+HostsArg = Annotated[Optional[list[str]], typer.Argument(metavar="HOST", help="Hosts: host, user@host, or ~/.ssh/config aliases.")]
 PortOpt = Annotated[Optional[int], typer.Option("--port", "-p", metavar="PORT", help="SSH port of the named hosts.")]
 IdentityOpt = Annotated[Optional[Path], typer.Option("--identity", "-i", metavar="FILE", help="Private key file (else IdentityFile, ssh-agent, default keys).")]
 HostsFileOpt = Annotated[Optional[Path], typer.Option("--hosts-file", metavar="FILE", help="File with one host per line.")]
@@ -174,7 +177,7 @@ def _live_setup(hosts, port, identity, hosts_file, inventory, accept_new, known_
 
 @app.command()
 def gate(
-    paths: Annotated[list[Path], typer.Argument(metavar="PATH...", help="Capture bundles of freshly built hosts, or planned configurations (YAML plans, ldm list-constraints -x XML).")],
+    paths: Annotated[list[Path], typer.Argument(metavar="PATH", help="Capture bundles of freshly built hosts, or planned configurations (YAML plans, ldm list-constraints -x XML).")],
     fmt: FormatOpt = "table",
     output: OutputOpt = None,
     fail_on: Annotated[FailOn, typer.Option("--fail-on", help="Fail on a finding of this severity or worse.")] = FailOn.medium,
@@ -186,8 +189,11 @@ def gate(
     compact: CompactOpt = False,
     quiet: QuietOpt = False,
 ) -> None:
-    """Review with strict defaults for pipelines: exit 1 and a one-line verdict on stderr.
+    """Review for pipelines: exit 1 and a one-line verdict.
 
+    Strict defaults; the verdict goes to stderr.
+
+    \b
     Example: advisor gate plans/ -f junit,sarif -o reports/
     """
     _review(paths, fmt, output, fail_on, min_score, policy, rules, jobs, baseline, gate=True, compact=compact,
@@ -205,9 +211,12 @@ def diff(
     rules: RulesOpt = None,
     force: Annotated[bool, typer.Option("--force", help="Compare even when the two sides are different hosts.")] = False,
 ) -> None:
-    """Fixed, new and changed findings and the score change per host; for two
-    captures also the movement of the kstat counters the rules rely on.
+    """Fixed, new and changed findings between two runs.
 
+    Also the score change per host; for two captures, the movement of the
+    kstat counters the rules rely on.
+
+    \b
     Example: advisor diff before.json after.json --fail-on high
     """
     from advisor.commands.diff import run_diff
@@ -243,8 +252,11 @@ def audit(
     rules: RulesOpt = None,
     jobs: JobsOpt = 0,
 ) -> None:
-    """Collect from live hosts over SSH (read-only commands) and report as review does.
+    """Audit live hosts over SSH (read-only commands).
 
+    Collects, then reports as review does.
+
+    \b
     Example: advisor audit t5a t5b --sudo --fail-on high
     """
     import os
@@ -278,8 +290,11 @@ def collect(
     connect_timeout: ConnectTimeoutOpt = 10.0,
     command_timeout: CommandTimeoutOpt = 300.0,
 ) -> None:
-    """Save capture bundles (with manifest.yaml) of live hosts for a later review.
+    """Save capture bundles of live hosts for a later review.
 
+    Each bundle has a manifest.yaml.
+
+    \b
     Example: advisor collect t5-primary -o captures/
     """
     from advisor.commands.audit import run_collect
@@ -306,8 +321,11 @@ def collector_script(
     sudo: SudoOpt = False,
     pfexec: PfexecOpt = False,
 ) -> None:
-    """Write a POSIX sh script that collects a bundle on a host advisor cannot reach.
+    """Write a POSIX sh script that collects a bundle.
 
+    For hosts advisor cannot reach over SSH.
+
+    \b
     Example: advisor collector-script --platform solaris > collect.sh
     """
     from advisor.collect import script
@@ -325,6 +343,7 @@ def collector_script(
 def rules_list(rules: RulesOpt = None) -> None:
     """List every rule: id, severity, subject, title.
 
+    \b
     Example: advisor rules list
     """
     from advisor.commands.rules import list_rules
@@ -339,6 +358,7 @@ def rules_list(rules: RulesOpt = None) -> None:
 def rules_show(rule_id: Annotated[str, typer.Argument(help="Rule id, e.g. ldoms.dring-mode")], rules: RulesOpt = None) -> None:
     """Show one rule: rationale, checks, remediation, source.
 
+    \b
     Example: advisor rules show ldoms.dring-mode
     """
     from advisor.commands.rules import show_rule
