@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
 from advisor import datafile
+from advisor.engine import pack_cache
 from advisor.engine.model import Rule, Study
 from advisor.errors import RulePackError
 
@@ -32,9 +34,19 @@ def _describe(exc: ValidationError, data: list) -> str:
     return f"{where}{field + ': ' if field else ''}{err['msg']}"
 
 
+def _data(path: Path) -> Any:
+    """A pack file's YAML, parsed, or taken from the cache when this exact text was parsed before."""
+    text = datafile.read_text(path, RulePackError)
+    data = pack_cache.get(text)
+    if data is None:
+        data = datafile.parse(text, RulePackError, str(path))
+        pack_cache.put(text, data)
+    return data
+
+
 def load_file(path: Path) -> list[Rule]:
     shown = str(path)
-    data = datafile.load(path, RulePackError)
+    data = _data(path)
     if isinstance(data, dict) and "rules" in data:
         data = data["rules"]
     if not isinstance(data, list):
@@ -54,7 +66,7 @@ SOURCES = "sources.yaml"  # the studies rules cite, by key; not a rule pack
 
 
 def load_studies(path: Path) -> dict[str, Study]:
-    data = datafile.load(path, RulePackError)
+    data = _data(path)
     if not isinstance(data, dict):
         raise RulePackError(f"{path}: a mapping of study keys to title, publisher, date")
     studies: dict[str, Study] = {}
