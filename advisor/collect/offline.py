@@ -140,7 +140,7 @@ def _strip_archive_suffix(name: str) -> str:
 
 
 def _load_loose(path: Path, shown: str) -> Capture:
-    if path.stat().st_size == 0 or not path.read_bytes()[:65536].strip():
+    if path.stat().st_size == 0 or not _head(path).strip():
         raise InputError(f"{shown}: the file is empty")
     command_id = command_id_for_name(path.name) or identify(path)
     if command_id is None:
@@ -148,6 +148,11 @@ def _load_loose(path: Path, shown: str) -> Capture:
     capture = Capture(host=path.stem, source=shown)
     capture.add(RawOutput(command_id, shown, path, command_line(command_id)))
     return capture
+
+
+def _head(path: Path, size: int = 65536) -> bytes:
+    with path.open("rb") as fh:
+        return fh.read(size)
 
 
 def _load_pasted(path: Path, shown: str, scratch: Path) -> list[Capture] | None:

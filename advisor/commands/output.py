@@ -7,7 +7,6 @@ from pathlib import Path
 
 from advisor.engine.model import Rule, Severity
 from advisor.errors import InputError
-from advisor.report import html, json_out, junit, markdown, sarif, script, terminal
 from advisor.report.model import Report
 
 EXIT_OK, EXIT_GATE, EXIT_INPUT, EXIT_UNREACHABLE = 0, 1, 2, 3
@@ -54,15 +53,22 @@ def parse_formats(text: str) -> list[str]:
     return list(dict.fromkeys(formats))
 
 
+_RENDERERS = {"json": "json_out", "sarif": "sarif", "junit": "junit", "markdown": "markdown", "html": "html"}
+
+
 def _render(report: Report, fmt: str, rules: list[Rule], stream, mode: str = "full") -> None:
+    # Each renderer is imported when its format is asked for: the terminal's
+    # brings in rich, which a JSON-only run in a pipeline need not load.
     if fmt == "table":
+        from advisor.report import terminal
+
         with terminal.Output(stream) as out:
             terminal.render(report, out, {r.id: r.follows_from for r in rules if r.follows_from}, mode)  # type: ignore[arg-type]
         return
-    text = {"json": lambda: json_out.render(report), "sarif": lambda: sarif.render(report, rules),
-            "junit": lambda: junit.render(report), "markdown": lambda: markdown.render(report),
-            "html": lambda: html.render(report)}[fmt]()
-    stream.write(text)
+    import importlib
+
+    renderer = importlib.import_module(f"advisor.report.{_RENDERERS[fmt]}")
+    stream.write(renderer.render(report, rules) if fmt == "sarif" else renderer.render(report))
 
 
 def _open(path: Path | None):
@@ -81,6 +87,8 @@ def _mkdir(folder: Path) -> None:
 
 def _write_scripts(report: Report, output: Path | None, into_folder: bool) -> None:
     """A script per host: to stdout or -o FILE for one host, else into -o DIR."""
+    from advisor.report import script
+
     scripts = script.render(report)
     if not into_folder and len(scripts) <= 1:
         stream = _open(output)

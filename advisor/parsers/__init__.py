@@ -1,57 +1,86 @@
-"""One parser module per command family; this table says which reads what."""
+"""One parser module per command family; this table says which reads what.
+
+A parser's module is imported the first time an output of its family is read:
+a review of a Solaris bundle never loads the HP-UX or Xen parsers."""
 
 from __future__ import annotations
 
+import importlib
 from typing import Any, Callable
 
 from advisor.collect.capture import RawOutput
-from advisor.plans import constraints_xml, yaml_plan
-from advisor.parsers import (dladm, driver_conf, etc_system, hpux, ldm_list, ldm_parseable, linux_net, solaris_info,
-                             tcp_props, xen)
 
 Parser = Callable[[RawOutput], Any]
 
+
+def _text(module: str, function: str) -> Parser:
+    """A parser of the output's text alone: `module.function(text)`."""
+    def parse(output: RawOutput) -> Any:
+        return getattr(importlib.import_module(f"advisor.parsers.{module}"), function)(output.text())
+
+    parse.__qualname__ = f"{module}.{function}"
+    return parse
+
+
+def _linkprop(o: RawOutput) -> Any:
+    from advisor.parsers import dladm
+
+    return dladm.parse_show_linkprop(o.text(), o.command)
+
+
+def _plan(o: RawOutput) -> Any:
+    from advisor.plans import yaml_plan
+
+    return yaml_plan.parse(o.text(), o.file, o.path.parent)
+
+
+def _constraints(o: RawOutput) -> Any:
+    from advisor.plans import constraints_xml
+
+    return constraints_xml.parse(o.text(), o.file)
+
+
 PARSERS: dict[str, Parser] = {
-    "uname-a": lambda o: solaris_info.parse_uname(o.text()),
-    "release": lambda o: solaris_info.parse_release(o.text()),
-    "virtinfo": lambda o: solaris_info.parse_virtinfo(o.text()),
-    "psrinfo-pv": lambda o: solaris_info.parse_psrinfo(o.text()),
-    "pkg-entire": lambda o: solaris_info.parse_pkg_entire(o.text()),
-    "showrev-p": lambda o: solaris_info.parse_showrev(o.text()),
-    "ldm-version": lambda o: solaris_info.parse_ldm_version(o.text()),
-    "ldm-list-l": lambda o: ldm_list.parse(o.text()),
-    "ldm-list-l-p": lambda o: ldm_parseable.parse(o.text()),
-    "dladm-show-phys": lambda o: dladm.parse_show_phys(o.text()),
-    "dladm-show-dev": lambda o: dladm.parse_show_phys(o.text()),
-    "dladm-show-linkprop": lambda o: dladm.parse_show_linkprop(o.text(), o.command),
-    "etc-system": lambda o: etc_system.parse(o.text()),
-    "ndd-tcp": lambda o: tcp_props.parse_ndd(o.text()),
-    "ipadm-show-prop-tcp": lambda o: tcp_props.parse_ipadm(o.text()),
-    "xl-vcpu-list": lambda o: xen.parse_vcpu_list(o.text()),
-    "xm-vcpu-list": lambda o: xen.parse_vcpu_list(o.text()),
-    "xl-info": lambda o: xen.parse_info(o.text()),
-    "xm-info": lambda o: xen.parse_info(o.text()),
-    "xl-list": lambda o: xen.parse_list(o.text()),
-    "xm-list": lambda o: xen.parse_list(o.text()),
-    "brctl-show": lambda o: linux_net.parse_brctl(o.text()),
-    "ip-link": lambda o: linux_net.parse_ip_link(o.text()),
-    "ethtool-k": lambda o: linux_net.parse_ethtool_k(o.text()),
-    "ethtool-c": lambda o: linux_net.parse_ethtool_c(o.text()),
-    "sysctl-net": lambda o: linux_net.parse_sysctl(o.text()),
-    "lspci-vv": lambda o: linux_net.parse_lspci(o.text()),
-    "lanscan": lambda o: hpux.parse_lanscan(o.text()),
-    "lanscan-v": lambda o: hpux.parse_lanscan_v(o.text()),
-    "nwmgr-vmtu": lambda o: hpux.parse_vmtu(o.text()),
-    "nwmgr": lambda o: hpux.parse_nwmgr_list(o.text()),
-    "nwmgr-attrs": lambda o: hpux.parse_nwmgr_attrs(o.text()),
-    "plan": lambda o: yaml_plan.parse(o.text(), o.file, o.path.parent),
-    "ldm-list-constraints-x": lambda o: constraints_xml.parse(o.text(), o.file),
-    "lanadmin-vmtu": lambda o: hpux.parse_vmtu(o.text()),
+    "uname-a": _text("solaris_info", "parse_uname"),
+    "release": _text("solaris_info", "parse_release"),
+    "virtinfo": _text("solaris_info", "parse_virtinfo"),
+    "psrinfo-pv": _text("solaris_info", "parse_psrinfo"),
+    "pkg-entire": _text("solaris_info", "parse_pkg_entire"),
+    "showrev-p": _text("solaris_info", "parse_showrev"),
+    "ldm-version": _text("solaris_info", "parse_ldm_version"),
+    "ldm-list-l": _text("ldm_list", "parse"),
+    "ldm-list-l-p": _text("ldm_parseable", "parse"),
+    "dladm-show-phys": _text("dladm", "parse_show_phys"),
+    "dladm-show-dev": _text("dladm", "parse_show_phys"),
+    "dladm-show-linkprop": _linkprop,
+    "etc-system": _text("etc_system", "parse"),
+    "ndd-tcp": _text("tcp_props", "parse_ndd"),
+    "ipadm-show-prop-tcp": _text("tcp_props", "parse_ipadm"),
+    "xl-vcpu-list": _text("xen", "parse_vcpu_list"),
+    "xm-vcpu-list": _text("xen", "parse_vcpu_list"),
+    "xl-info": _text("xen", "parse_info"),
+    "xm-info": _text("xen", "parse_info"),
+    "xl-list": _text("xen", "parse_list"),
+    "xm-list": _text("xen", "parse_list"),
+    "brctl-show": _text("linux_net", "parse_brctl"),
+    "ip-link": _text("linux_net", "parse_ip_link"),
+    "ethtool-k": _text("linux_net", "parse_ethtool_k"),
+    "ethtool-c": _text("linux_net", "parse_ethtool_c"),
+    "sysctl-net": _text("linux_net", "parse_sysctl"),
+    "lspci-vv": _text("linux_net", "parse_lspci"),
+    "lanscan": _text("hpux", "parse_lanscan"),
+    "lanscan-v": _text("hpux", "parse_lanscan_v"),
+    "nwmgr-vmtu": _text("hpux", "parse_vmtu"),
+    "nwmgr": _text("hpux", "parse_nwmgr_list"),
+    "nwmgr-attrs": _text("hpux", "parse_nwmgr_attrs"),
+    "plan": _plan,
+    "ldm-list-constraints-x": _constraints,
+    "lanadmin-vmtu": _text("hpux", "parse_vmtu"),
 }
 
 
 def parser_for(command_id: str) -> Parser | None:
     """`ethtool-k@eth0` is read by the ethtool-k parser."""
     if command_id.startswith("driver-"):
-        return lambda o: driver_conf.parse(o.text())
+        return _text("driver_conf", "parse")
     return PARSERS.get(command_id.split("@", 1)[0])
