@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import cel
-
 from advisor.errors import RulePackError
 from advisor.versions import version_ge
 
@@ -13,18 +11,57 @@ from advisor.versions import version_ge
 FUNCTIONS = {"version_ge": version_ge}
 
 
+def _load_cel():
+    """The compiled CEL core alone. The `cel` package's __init__ also imports
+    its interactive shell (prompt_toolkit, pygments), about 100 ms that every
+    review would pay for nothing; the core needs none of it. Falls back to the
+    package when its layout is not the one known."""
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.find_spec("cel")
+    if spec and spec.origin:
+        for so in sorted(Path(spec.origin).parent.glob("cel.*.so")) + sorted(Path(spec.origin).parent.glob("cel.*.pyd")):
+            core_spec = importlib.util.spec_from_file_location("cel.cel", so)
+            if core_spec and core_spec.loader:
+                module = importlib.util.module_from_spec(core_spec)
+                core_spec.loader.exec_module(module)
+                if all(hasattr(module, name) for name in ("Context", "compile")):
+                    return module
+    import cel
+
+    return cel
+
+
+cel = _load_cel()
+
+
 class Scope:
     """The variables of one evaluation, kept twice: as Python values for
-    templates, and converted once into a CEL context. Converting the host's
-    facts is the costly part, so it happens once per host, not per expression."""
+    templates, and as a CEL context. The CEL context converts every variable it
+    holds again after any change, and the host's facts are most of it; so the
+    small variables that change per rule and per `let` (p, v) are handed to CEL
+    only when an expression reads them, and the host is set once per host.
+    `cel_only` replaces a value on the CEL side alone (a host cut down to the
+    fields the rules read)."""
 
-    def __init__(self, **variables: Any):
+    LAZY = frozenset({"p", "s", "v"})
+
+    def __init__(self, cel_only: dict[str, Any] | None = None, **variables: Any):
         self.ns: dict[str, Any] = dict(variables)
-        self.ctx = cel.Context(variables=variables, functions=FUNCTIONS)
+        # A lazy variable whose value is None reads as this registered null: the
+        # resolver's None means "not mine".
+        eager = {k: None if k in self.LAZY else v for k, v in {**variables, **(cel_only or {})}.items()}
+        self.ctx = cel.Context(variables=eager, functions=FUNCTIONS)
+        self.ctx.set_variable_resolver(self._resolve)
+
+    def _resolve(self, name: str) -> Any:
+        return self.ns.get(name) if name in self.LAZY else None
 
     def set(self, name: str, value: Any) -> None:
         self.ns[name] = value
-        self.ctx.add_variable(name, value)
+        if name not in self.LAZY:
+            self.ctx.add_variable(name, value)
 
 
 class Expr:

@@ -37,6 +37,8 @@ SUBJECTS: dict[str, tuple[str | None, Namer]] = {
 }
 
 _REF = re.compile(r"\b(s|host|intent)\.([a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*)")
+_HOST_FIELD = re.compile(r"\bhost\s*\.\s*([a-z_][a-z0-9_]*)")
+_HOST_WHOLE = re.compile(r"\bhost\b(?!\s*\.\s*[a-z_])")
 _TEMPLATE = re.compile(r"\{(s|host|p|v|intent|item)(?:\.([A-Za-z0-9_]+))?\}")
 
 
@@ -71,6 +73,10 @@ class CompiledRule:
         self.inputs = {input_for(Engine._qualified(rule, f"{a}.{b}")) for a, b in _REF.findall(" ".join(
             s if isinstance(s, str) else " ".join(s) for s in sources)) if a != "intent"}
         self.impacts = [(c.value.value, Expr(c.when, f"{where}: impact when")) for c in rule.impact]
+        self.expressions = [e for e in (self.applies, self.host_applies, *self.lets.values(),
+                                        *[x for c in self.checks for x in (c.when, c.applies)],
+                                        *[x for _, w, f in self.remedies for x in (w, f)], *self.restarts,
+                                        *[e for _, e in self.impacts]) if e is not None]
         texts = [rule.message, rule.observed, rule.expected, *[r.command for r in rule.remediation],
                  *[t for r in rule.remediation for t in (r.undo, r.domain, r.check_first, r.amount, r.sets) if t],
                  *[t for c in rule.checks for t in (c.message, c.observed, c.expected) if t]]
@@ -84,6 +90,14 @@ def _check_template(template: str, rule: Rule, where: str) -> None:
             raise RulePackError(f"{where}: template uses {{v.{name}}} but let: has no {name}")
         if ns == "p" and name not in rule.params:
             raise RulePackError(f"{where}: template uses {{p.{name}}} but params: has no {name}")
+
+
+def _host_fields(sources: list[str]) -> set[str] | None:
+    """The host facts CEL expressions read (`host.links`), or None when one uses
+    `host` otherwise (`host["links"]`) and so needs all of it."""
+    if any(_HOST_WHOLE.search(src) for src in sources):
+        return None
+    return {name for src in sources for name in _HOST_FIELD.findall(src)}
 
 
 def _lookup(ns: dict[str, Any], path: str) -> Any:
@@ -122,13 +136,15 @@ class Engine:
         self.policy = policy or Policy()
         self.rules = [CompiledRule(r) for r in rules if r.id not in self.policy.disabled]
         self.intents = self.policy.intents.model_dump()
+        self.host_fields = _host_fields([e.source for r in self.rules for e in r.expressions])
 
     def params(self, rule: Rule) -> dict[str, Any]:
         return {**rule.params, **self.policy.params.get(rule.id, {})}
 
     def evaluate(self, facts: HostFacts) -> tuple[list[Result], list[Finding]]:
         host = facts.model_dump()
-        scope = Scope(host=host, intent=self.intents, p={}, s=None, v={}, item=None)
+        read = host if self.host_fields is None else {k: v for k, v in host.items() if k in self.host_fields}
+        scope = Scope(cel_only={"host": read}, host=host, intent=self.intents, p={}, s=None, v={}, item=None)
         results: list[Result] = []
         findings: list[Finding] = []
         for compiled in self.rules:
