@@ -12,7 +12,7 @@ from typing import Any
 
 from advisor.collect.capture import Capture, RawOutput
 from advisor.errors import ParseError
-from advisor.facts import hpux, kstat_facts, ldoms, linux, plan
+from advisor.facts import kstat_facts, ldoms
 from advisor.facts.models import Filtered, HostFacts, Link, TcpDrift, TcpProp
 from advisor.parsers import kstat, parser_for
 from advisor.parsers.dladm import LinkProp, PhysLink
@@ -51,7 +51,7 @@ def parse_outputs(capture: Capture) -> tuple[dict[str, Any], list[str], list[str
 
 def _parse_one(command_id: str, output: RawOutput) -> Any:
     if command_id == "kstat-p":
-        return kstat.parse_stream(output.lines(), kstat_facts.wanted, kstat_facts.MODULES)
+        return kstat.scan_file(output.path, kstat_facts.wanted, kstat_facts.MODULES)
     parser = parser_for(command_id)
     assert parser is not None
     return parser(output)
@@ -65,6 +65,8 @@ def build(capture: Capture, auto_inter_vnet_limit: int = 8) -> Built:
     files = {cid: out.file for cid, out in capture.outputs.items()}
     planned = parsed.get("plan") or parsed.get("ldm-list-constraints-x")
     if planned is not None and not ({"ldm-list-l", "ldm-list-l-p"} & parsed.keys()):
+        from advisor.facts import plan  # platform and plan facts load only for their hosts
+
         plan.build(facts, planned, auto_inter_vnet_limit)
         ldoms.software_facts(facts)
         unused += [files[cid] for cid in parsed if cid not in ("plan", "ldm-list-constraints-x")]
@@ -78,8 +80,12 @@ def build(capture: Capture, auto_inter_vnet_limit: int = 8) -> Built:
     _ldoms(facts, parsed, files, auto_inter_vnet_limit)
     ldoms.software_facts(facts)
     if facts.platform == "linux":
+        from advisor.facts import linux
+
         linux.build(facts, parsed, files)
     if facts.platform == "hpux":
+        from advisor.facts import hpux
+
         hpux.build(facts, parsed, files)
     return Built(facts, errors, unused)
 

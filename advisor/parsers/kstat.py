@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable, Iterable
 
 from advisor.errors import ParseError
@@ -44,43 +45,155 @@ def _spaced(text: str) -> tuple[str, ...] | None:
 _TIMESTAMP = re.compile(r"^\s*(?:\d{9,11}|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \w{3} [ \d]\d \d\d:\d\d:\d\d (?:\w+ )?\d{4})\s*$")
 
 
-def parse_stream(lines: Iterable[str], wanted: Wanted,
-                 modules: frozenset[str] | None = None) -> dict[KstatKey, KstatValue]:
-    """`modules`, when given, lists every module `wanted` can accept: lines of
-    other modules are checked for form but not offered to `wanted`."""
-    kept: dict[KstatKey, KstatValue] = {}
-    number = matched = 0
-    last_ok = True
-    text = ""
-    for number, raw in enumerate(lines, start=1):
+class _Reader:
+    """The line-by-line reading both entry points share: what is kept, how many
+    kstat lines were seen, and whether the last line was whole."""
+
+    def __init__(self, wanted: Wanted, modules: frozenset[str] | None):
+        self.wanted, self.modules = wanted, modules
+        self.kept: dict[KstatKey, KstatValue] = {}
+        self.matched = 0
+        self.last_ok = True
+        self.text = ""
+
+    def feed(self, raw: str, number: int) -> None:
         key, tab, value = raw.partition("\t")
         if tab:
             parts = key.split(":", 3)
             if len(parts) == 4 and parts[1].isdigit() and parts[3]:
-                matched += 1
-                last_ok = True
-                module = parts[0]
-                if (modules is None or module in modules) and wanted(module, parts[1], parts[2], parts[3]):
-                    kept[KstatKey(module, int(parts[1]), parts[2], parts[3])] = KstatValue(value.strip(), number)
-                continue
-        text = raw.rstrip("\r\n")
-        if not text.strip() or _TIMESTAMP.match(text):  # `kstat -T u` / `-T d` print the time before each round
-            continue
-        fields = _spaced(text)
-        last_ok = fields is not None
+                self.matched += 1
+                self.last_ok = True
+                self._keep(parts[0], parts[1], parts[2], parts[3], value, number)
+                return
+        self.text = raw.rstrip("\r\n")
+        if not self.text.strip() or _TIMESTAMP.match(self.text):  # `kstat -T u` / `-T d` print the time before each round
+            return
+        fields = _spaced(self.text)
+        self.last_ok = fields is not None
         if fields is None:
-            if matched == 0:
+            if self.matched == 0:
                 raise ParseError("not a 'module:instance:name:statistic<TAB>value' line", line=number)
-            continue  # continuation of a multi-line string value
-        matched += 1
-        module, instance, name, statistic, value = fields
-        if (modules is None or module in modules) and wanted(module, instance, name, statistic):
-            kept[KstatKey(module, int(instance), name, statistic)] = KstatValue(value.strip(), number)
-    if matched == 0:
-        raise ParseError("no kstat lines found" if number else "empty output")
-    if not last_ok and ":" in text and "\t" not in text:
-        raise ParseError("last line has no value (truncated file?)", line=number)
-    return kept
+            return  # continuation of a multi-line string value
+        self.matched += 1
+        self._keep(*fields, number)
+
+    def _keep(self, module: str, instance: str, name: str, statistic: str, value: str, number: int) -> None:
+        if (self.modules is None or module in self.modules) and self.wanted(module, instance, name, statistic):
+            self.kept[KstatKey(module, int(instance), name, statistic)] = KstatValue(value.strip(), number)
+
+    def result(self, number: int) -> dict[KstatKey, KstatValue]:
+        if self.matched == 0:
+            raise ParseError("no kstat lines found" if number else "empty output")
+        if not self.last_ok and ":" in self.text and "\t" not in self.text:
+            raise ParseError("last line has no value (truncated file?)", line=number)
+        return self.kept
+
+
+def parse_stream(lines: Iterable[str], wanted: Wanted,
+                 modules: frozenset[str] | None = None) -> dict[KstatKey, KstatValue]:
+    """`modules`, when given, lists every module `wanted` can accept: lines of
+    other modules are checked for form but not offered to `wanted`."""
+    reader = _Reader(wanted, modules)
+    number = 0
+    for number, raw in enumerate(lines, start=1):
+        reader.feed(raw, number)
+    return reader.result(number)
+
+
+CHUNK = 1 << 20
+
+
+def scan_file(path: Path, wanted: Wanted, modules: frozenset[str]) -> dict[KstatKey, KstatValue]:
+    """parse_stream's result for a file, without reading every line as Python:
+    the rules want a few hundred of a dump's hundred thousand lines. Once the
+    file has shown a kstat line, each 1 MiB block is searched for lines that
+    start with one of `modules` (the only lines `wanted` can accept), line
+    numbers are counted with the newlines between them, and the file's last
+    lines are read as parse_stream reads them, to judge whether it is whole.
+    Memory stays at one block whatever the dump's size. A file with lone
+    carriage returns (which text mode reads as line ends) takes parse_stream."""
+    reader = _Reader(wanted, modules)
+    names = b"|".join(re.escape(m.encode()) for m in sorted(modules))
+    first = re.compile(rb"(?:" + names + rb"):")
+    starts = re.compile(rb"\n(?:" + names + rb"):[^\n]*")  # led by a literal newline: searched at memchr speed
+    number = 0  # lines before the block being read
+    tail: list[bytes] = []  # the file's last substantive line and the lines after it
+    with path.open("rb") as fh:
+        carry = b""
+        while True:
+            data = fh.read(CHUNK)
+            block = carry + data
+            cut = len(block) if not data else block.rfind(b"\n") + 1
+            block, carry = block[:cut], block[cut:]
+            if b"\r" in block and block.count(b"\r") != block.count(b"\r\n"):
+                return _slow(path, wanted, modules)
+            offset = 0
+            while reader.matched == 0 and offset < len(block):  # the head: every line, until one is kstat
+                end = block.find(b"\n", offset) + 1 or len(block)
+                number += 1
+                reader.feed(_line(block[offset:end]), number)
+                offset = end
+            at = offset
+            if offset == 0 and first.match(block):  # a block's first line has no newline before it
+                reader.feed(_line(block[:block.find(b"\n") + 1 or len(block)]), number + 1)
+            for match in starts.finditer(block, max(offset - 1, 0)):
+                start = match.start() + 1
+                number += block.count(b"\n", at, start)
+                at = start
+                reader.feed(_line(match.group()[1:]), number + 1)
+            number += block.count(b"\n", at)
+            if offset < len(block) and not block.endswith(b"\n"):
+                number += 1  # the file's last line, without its newline
+            tail = _tail(tail, block[offset:])
+            if not data:
+                break
+    if reader.matched:
+        _judge_tail(reader, tail, number)
+    return reader.result(number)
+
+
+def _line(raw: bytes) -> str:
+    """A line as text mode gives it: decoded, its CRLF read as LF."""
+    text = raw.decode("utf-8", errors="replace")
+    return text[:-2] + "\n" if text.endswith("\r\n") else text[:-1] + "\n" if text.endswith("\r") else text
+
+
+def _substantive(raw: bytes) -> bool:
+    text = raw.decode("utf-8", errors="replace").rstrip("\r\n")
+    return bool(text.strip()) and not _TIMESTAMP.match(text)
+
+
+def _tail(previous: list[bytes], block: bytes) -> list[bytes]:
+    """The lines from the last substantive one (neither blank nor a timestamp) to the end."""
+    lines: list[bytes] = []
+    end = len(block)
+    while end > 0:
+        start = block.rfind(b"\n", 0, end - 1) + 1
+        lines.append(block[start:end])
+        if _substantive(lines[-1]):
+            return lines[::-1]
+        end = start
+    return previous + lines[::-1]
+
+
+def _judge_tail(reader: _Reader, tail: list[bytes], number: int) -> None:
+    """Reads the file's last lines as parse_stream reads them last, so that
+    `last_ok` and `text` are what reading every line would have left."""
+    first = number - len(tail) + 1
+    if tail and _substantive(tail[0]):
+        probe = _Reader(lambda *_: False, frozenset())
+        probe.matched = reader.matched
+        for i, raw in enumerate(tail):
+            probe.feed(_line(raw), first + i)
+        reader.last_ok, reader.text = probe.last_ok, probe.text
+        return
+    for i, raw in enumerate(tail):  # blank lines and timestamps after the head: they only set `text`
+        reader.feed(_line(raw), first + i)
+
+
+def _slow(path: Path, wanted: Wanted, modules: frozenset[str]) -> dict[KstatKey, KstatValue]:
+    with path.open(encoding="utf-8", errors="replace") as fh:
+        return parse_stream(fh, wanted, modules)
 
 
 def everything(module: str, instance: str, name: str, statistic: str) -> bool:

@@ -1,0 +1,109 @@
+"""The fast paths give exactly what the plain paths give.
+
+Three things make a review fast: the kstat reader searches a dump for the
+modules the facts use instead of reading every line; the CEL context is given
+the host's facts once per host, cut down to the fields rules read, and the
+per-subject variables only when read; rule packs come from a cache of parsed
+YAML. Each can be switched back to the plain way, and every bundled capture
+must give the same JSON report either way; the kstat reader is also compared
+with the line-by-line reader on generated dumps, block boundaries included.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from advisor.engine import cel_env, evaluate, packs, policy
+from advisor.errors import ParseError
+from advisor.facts import kstat_facts
+from advisor.parsers import kstat
+from conftest import CAPTURES
+
+
+def _report(capture_dir: Path) -> dict:
+    from advisor.collect.offline import Loader
+    from advisor.pipeline import review_all, summarize
+    from advisor.report import json_out
+
+    engine = evaluate.Engine(packs.load([]), policy.load(None))
+    with Loader() as loader:
+        hosts = review_all(loader.load(capture_dir), engine, 1, [], None)
+    return json.loads(json_out.render(summarize(hosts, [], len(engine.rules))))
+
+
+@pytest.mark.parametrize("capture", sorted(p.name for p in CAPTURES.iterdir()))
+def test_every_bundled_capture_reviews_the_same_without_the_fast_paths(capture: str, monkeypatch, tmp_path) -> None:
+    monkeypatch.setenv("ADVISOR_CACHE_DIR", str(tmp_path / "cache"))
+    fast = _report(CAPTURES / capture)
+    again = _report(CAPTURES / capture)  # rule packs now from the cache
+    assert list((tmp_path / "cache" / "rules").glob("*.json")), "the rule packs were not cached"
+    monkeypatch.setenv("ADVISOR_NO_CACHE", "1")
+    monkeypatch.setattr(kstat, "scan_file", kstat._slow)
+    monkeypatch.setattr(cel_env.Scope, "LAZY", frozenset())
+    monkeypatch.setattr(evaluate, "_host_fields", lambda sources: None)
+    plain = _report(CAPTURES / capture)
+    assert fast == plain
+    assert again == plain
+
+
+# Lines a kstat dump (or a damaged copy of one) can hold.
+_NAMES = st.sampled_from(["vnet0ldc1", "vswldc3", "vnetldc0x0", "tcpstat", "tcp", "cpu_stat0", "misc"])
+_STATS = st.sampled_from(sorted(kstat_facts.LDC_STATS | kstat_facts.TCP_LSO_STATS) + ["outDataSegs", "ierrors", "x"])
+_MODULES = st.sampled_from(["vnet", "vsw", "tcp", "cpu", "unix", "vnetx", "tc"])
+_VALUES = st.sampled_from(["1", "0", "4", "12345678901", "", "a b", "\xe9t\xe9"])
+
+
+@st.composite
+def _line(draw) -> str:
+    kind = draw(st.integers(0, 9))
+    key = f"{draw(_MODULES)}:{draw(st.sampled_from(['0', '1', 'x']))}:{draw(_NAMES)}:{draw(_STATS)}"
+    if kind <= 4:
+        return f"{key}\t{draw(_VALUES)}"
+    if kind == 5:
+        return f"{key}{draw(st.sampled_from(['  ', ' ', '   ']))}{draw(_VALUES)}"  # tab lost in a terminal
+    if kind == 6:
+        return draw(st.sampled_from(["", "   ", "1700000000", "Mon Nov 23 10:00:00 UTC 2026"]))
+    if kind == 7:
+        return key  # no value: a cut line
+    return draw(st.text(alphabet=st.sampled_from("vnetsw:cp \t01x.\xff"), max_size=12))
+
+
+def _plain(path: Path):
+    try:
+        with path.open(encoding="utf-8", errors="replace") as fh:
+            return kstat.parse_stream(fh, kstat_facts.wanted, kstat_facts.MODULES)
+    except ParseError as exc:
+        return ("error", str(exc), exc.line)
+
+
+def _fast(path: Path):
+    try:
+        return kstat.scan_file(path, kstat_facts.wanted, kstat_facts.MODULES)
+    except ParseError as exc:
+        return ("error", str(exc), exc.line)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=st.lists(_line(), max_size=40), ending=st.sampled_from(["\n", "\r\n", "\r"]),
+       last_newline=st.booleans(), chunk=st.sampled_from([16, 64, 1 << 20]))
+def test_the_kstat_search_reads_what_reading_every_line_reads(lines, ending, last_newline, chunk, tmp_path,
+                                                              monkeypatch) -> None:
+    monkeypatch.setattr(kstat, "CHUNK", chunk)
+    path = tmp_path / "kstat-p.txt"
+    text = ending.join(lines) + (ending if last_newline and lines else "")
+    path.write_bytes(text.encode("utf-8", errors="surrogateescape").replace("\xff".encode(), b"\xff"))
+    assert _fast(path) == _plain(path)
+
+
+def test_the_kstat_search_keeps_line_numbers_across_blocks(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(kstat, "CHUNK", 4096)
+    lines = [f"cpu:{i}:sys:user\t{i}" for i in range(5000)]
+    lines[3001] = "vnet:0:vnetldc0x0:dring_mode\t4"
+    path = tmp_path / "kstat-p.txt"
+    path.write_text("\n".join(lines) + "\n")
+    kept = kstat.scan_file(path, kstat_facts.wanted, kstat_facts.MODULES)
+    assert [(k.statistic, v.value, v.line) for k, v in kept.items()] == [("dring_mode", "4", 3002)]
