@@ -96,7 +96,7 @@ MinScoreOpt = Annotated[Optional[float], typer.Option("--min-score", metavar="N"
 BaselineOpt = Annotated[Optional[Path], typer.Option("--baseline", metavar="FILE", help="A previous JSON report: report only new findings, list fixed ones.")]
 CompactOpt = Annotated[bool, typer.Option("--compact", help="One line per rule that fails, no details.")]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="Only the verdict and the counts.")]
-JobsOpt = Annotated[int, typer.Option("--jobs", "-j", min=0, metavar="N", help="Review in this many processes (0: one per CPU).")]
+JobsOpt = Annotated[int, typer.Option("--jobs", "-j", min=0, metavar="N", help="Review in this many processes (0: as many as the work is worth, up to one per CPU).")]
 
 
 @app.command()
@@ -127,13 +127,11 @@ def review(
 def _review(paths: list[Path], fmt: str, output: Path | None, fail_on: FailOn, min_score: float | None,
             policy: Path | None, rules: list[Path] | None, jobs: int, baseline: Path | None, gate: bool,
             compact: bool = False, quiet: bool = False) -> None:
-    import os
-
     from advisor.commands.review import run_review
 
     try:
         code = run_review(paths, fmt, output, fail_on.value, min_score, policy, rules or [],
-                          jobs or os.cpu_count() or 1, gate=gate, baseline_path=baseline,
+                          jobs, gate=gate, baseline_path=baseline,
                           mode="quiet" if quiet else "compact" if compact else "full")
     except AdvisorError as exc:
         _die(str(exc))
@@ -259,15 +257,13 @@ def audit(
     \b
     Example: advisor audit t5a t5b --sudo --fail-on high
     """
-    import os
-
     from advisor.commands.audit import run_audit
 
     try:
         targets, options, privilege = _live_setup(hosts, port, identity, hosts_file, inventory, accept_new_host_keys,
                                                   known_hosts, ssh_config, sudo, pfexec, connect_timeout, command_timeout)
         code = run_audit(targets, options, privilege, parallel, save_capture, fmt, output, fail_on.value,
-                         min_score, policy, rules or [], jobs or os.cpu_count() or 1)
+                         min_score, policy, rules or [], jobs)
     except AdvisorError as exc:
         _die(str(exc))
     raise typer.Exit(code)
@@ -374,4 +370,26 @@ def main() -> None:
         app()
     except BrokenPipeError:
         sys.stderr.close()
-        sys.exit(EXIT_OK)
+        _leave(EXIT_OK)
+    except SystemExit as exc:
+        _leave(exc.code)
+    _leave(EXIT_OK)
+
+
+def _leave(code: object) -> None:
+    """Ends the process once its output is flushed, without tearing the
+    interpreter down: freeing every loaded module's objects one by one takes
+    longer than reviewing a bundle. By now every report is written and closed
+    and every scratch folder removed (each is a context manager)."""
+    import os
+
+    if code is not None and not isinstance(code, int):
+        print(code, file=sys.stderr)
+        code = 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if not stream.closed:
+                stream.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            pass
+    os._exit(code or 0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from advisor import __version__
-from advisor.collect import pasted
+from advisor.collect import origins
 from advisor.collect.capture import Capture
 from advisor.collect.offline import Loader
 from advisor.changeplan import build as changeplan
@@ -61,9 +61,9 @@ def review_with_facts(capture: Capture, engine: Engine) -> tuple[HostReport, Hos
     built = build(capture)
     results, findings = engine.evaluate(built.facts)
     not_collected = [f"{m.command or m.command_id}: {m.reason}" for m in capture.missing.values()]
-    errors = [pasted.locate(e, capture.origins) for e in capture.errors + built.errors]
+    errors = [origins.locate(e, capture.origins) for e in capture.errors + built.errors]
     for f in findings:
-        f.evidence = [pasted.locate_evidence(e, capture.origins) for e in f.evidence]
+        f.evidence = [origins.locate_evidence(e, capture.origins) for e in f.evidence]
     findings.sort(key=lambda f: (-f.severity.rank, f.rule, f.subject))
     host = built.facts.host  # a plan may name the system it plans
     accepted = waivers.apply(host, results, findings, engine.policy)
@@ -72,7 +72,7 @@ def review_with_facts(capture: Capture, engine: Engine) -> tuple[HostReport, Hos
         detected=_detected(built.facts), score=scoring.score(results),
         status=_status(errors, accepted.findings, results),
         counts=scoring.counts(results), results=results, findings=accepted.findings, errors=errors,
-        not_collected=not_collected, unused=[pasted.locate_evidence(u, capture.origins) for u in built.unused],
+        not_collected=not_collected, unused=[origins.locate_evidence(u, capture.origins) for u in built.unused],
         skipped=capture.skipped,
         incomplete=[m.command or m.command_id for m in capture.missing.values() if m.unfinished],
         waived=accepted.waived, expired_waivers=accepted.expired,
@@ -85,10 +85,12 @@ _worker_engine: Engine | None = None
 
 
 def _init_worker(rule_dirs: list[Path], policy_path: Path | None) -> None:
+    """A forked worker has the parent's engine already; a spawned one compiles its own."""
     from advisor.engine import packs, policy as policy_mod
 
     global _worker_engine
-    _worker_engine = Engine(packs.load(rule_dirs), policy_mod.load(policy_path))
+    if _worker_engine is None:
+        _worker_engine = Engine(packs.load(rule_dirs), policy_mod.load(policy_path))
 
 
 def _review_in_worker(capture: Capture) -> HostReport:
@@ -96,17 +98,52 @@ def _review_in_worker(capture: Capture) -> HostReport:
     return review_capture(capture, _worker_engine)
 
 
+AUTO = 0  # jobs: decide from the work itself
+WORTH_A_POOL = 0.5  # seconds of reviewing left before starting worker processes pays for them
+
+
 def review_all(captures: list[Capture], engine: Engine, jobs: int,
                rule_dirs: list[Path], policy_path: Path | None) -> list[HostReport]:
-    """Hosts in the order given; with jobs > 1, in that many processes, each
-    compiling the rules once (compiled CEL programs do not cross processes)."""
+    """Hosts in the order given. With jobs > 1, in that many processes (the
+    rules are compiled once per process: compiled CEL does not cross them).
+    With AUTO, hosts are reviewed here until what is left looks worth more
+    than starting a process per CPU costs, and only the rest go to workers:
+    a few hosts never wait for processes to start."""
+    if jobs == AUTO:
+        return _review_auto(captures, engine, rule_dirs, policy_path)
     if jobs <= 1 or len(captures) < 2:
         return [review_capture(c, engine) for c in captures]
+    return _review_pooled(captures, engine, jobs, rule_dirs, policy_path)
+
+
+def _review_auto(captures: list[Capture], engine: Engine, rule_dirs: list[Path],
+                 policy_path: Path | None) -> list[HostReport]:
+    import os
+    import time
+
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    done: list[HostReport] = []
+    start = time.perf_counter()
+    for i, capture in enumerate(captures):
+        left = len(captures) - i
+        if cpus > 1 and i >= 2 and left >= 2 and (time.perf_counter() - start) / i * left > WORTH_A_POOL:
+            return done + _review_pooled(captures[i:], engine, cpus, rule_dirs, policy_path)
+        done.append(review_capture(capture, engine))
+    return done
+
+
+def _review_pooled(captures: list[Capture], engine: Engine, jobs: int, rule_dirs: list[Path],
+                   policy_path: Path | None) -> list[HostReport]:
     from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(max_workers=min(jobs, len(captures)), initializer=_init_worker,
-                             initargs=(rule_dirs, policy_path)) as pool:
-        return list(pool.map(_review_in_worker, captures, chunksize=max(1, len(captures) // (jobs * 8))))
+    global _worker_engine
+    _worker_engine = engine  # inherited by forked workers
+    try:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(captures)), initializer=_init_worker,
+                                 initargs=(rule_dirs, policy_path)) as pool:
+            return list(pool.map(_review_in_worker, captures, chunksize=max(1, len(captures) // (jobs * 8))))
+    finally:
+        _worker_engine = None
 
 
 def unreachable(host: str, source: str, reason: str) -> HostReport:

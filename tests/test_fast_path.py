@@ -2,8 +2,8 @@
 
 Three things make a review fast: the kstat reader searches a dump for the
 modules the facts use instead of reading every line; the CEL context is given
-the host's facts once per host, cut down to the fields rules read, and the
-per-subject variables only when read; rule packs come from a cache of parsed
+the host's facts once per host and the per-subject variables only when read,
+each cut down to the fields the rules read; rule packs come from a cache of parsed
 YAML. Each can be switched back to the plain way, and every bundled capture
 must give the same JSON report either way; the kstat reader is also compared
 with the line-by-line reader on generated dumps, block boundaries included.
@@ -44,7 +44,7 @@ def test_every_bundled_capture_reviews_the_same_without_the_fast_paths(capture: 
     monkeypatch.setenv("ADVISOR_NO_CACHE", "1")
     monkeypatch.setattr(kstat, "scan_file", kstat._slow)
     monkeypatch.setattr(cel_env.Scope, "LAZY", frozenset())
-    monkeypatch.setattr(evaluate, "_host_fields", lambda sources: None)
+    monkeypatch.setattr(evaluate, "_fields", lambda name, sources: None)
     plain = _report(CAPTURES / capture)
     assert fast == plain
     assert again == plain
@@ -107,3 +107,20 @@ def test_the_kstat_search_keeps_line_numbers_across_blocks(tmp_path: Path, monke
     path.write_text("\n".join(lines) + "\n")
     kept = kstat.scan_file(path, kstat_facts.wanted, kstat_facts.MODULES)
     assert [(k.statistic, v.value, v.line) for k, v in kept.items()] == [("dring_mode", "4", 3002)]
+
+
+@pytest.mark.parametrize("worth", [0.0, 1e9], ids=["workers-started", "all-in-process"])
+def test_the_default_number_of_processes_reviews_the_same(worth: float, monkeypatch) -> None:
+    """jobs=AUTO reviews here until the work left is worth workers (WORTH_A_POOL
+    seconds), then hands the rest to them: hosts come back in order, the same."""
+    from advisor import pipeline
+    from advisor.collect.offline import Loader
+
+    monkeypatch.setattr(pipeline, "WORTH_A_POOL", worth)
+    engine = evaluate.Engine(packs.load([]), policy.load(None))
+    with Loader() as loader:
+        captures = [c for p in sorted(CAPTURES.iterdir()) for c in loader.load(p)]
+        one = [h.model_dump() for h in pipeline.review_all(captures, engine, 1, [], None)]
+        auto = [h.model_dump() for h in pipeline.review_all(captures, engine, pipeline.AUTO, [], None)]
+        two = [h.model_dump() for h in pipeline.review_all(captures, engine, 2, [], None)]
+    assert auto == one and two == one
