@@ -10,7 +10,7 @@ import hashlib
 import tempfile
 from pathlib import Path
 
-from advisor.collect import explorer, manifest as manifest_mod, pasted, safetar, sosreport, transcript
+from advisor.collect import explorer, manifest as manifest_mod, safetar, sosreport
 from advisor.collect.capture import Capture, Missing, RawOutput
 from advisor.collect.commands import COMMANDS, command_id_for_name, command_line
 from advisor.collect.identify import identify
@@ -158,6 +158,8 @@ def _head(path: Path, size: int = 65536) -> bytes:
 def _load_pasted(path: Path, shown: str, scratch: Path) -> list[Capture] | None:
     """A terminal session or a mail: one capture per host, or None when the
     file is not a transcript (no prompt before a command advisor reads)."""
+    from advisor.collect import pasted, transcript  # only for files not named for their command
+
     if path.stat().st_size > MAX_PASTED_BYTES:
         return None
     raw = path.read_bytes()

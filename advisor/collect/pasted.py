@@ -17,23 +17,11 @@ from pathlib import Path
 
 from advisor.collect.capture import Capture, RawOutput
 from advisor.collect.command_line import Command
+from advisor.collect.origins import Origin
 from advisor.collect.transcript import Segment, Transcript
 
 _JOINABLE = {"kstat-p", "ndd-tcp", "etc-system", "showrev-p", "ldm-list-l", "sysctl-net"}
 _UNAME_HOST = re.compile(r"^\s*(?:SunOS|Linux|HP-UX)\s+(\S+)\s")
-
-
-@dataclass
-class Origin:
-    """Where a scratch output's lines came from."""
-
-    shown: str
-    lines: list[int]
-    command: str
-    span: str
-
-    def line(self, n: int) -> int:
-        return self.lines[n - 1] if 0 < n <= len(self.lines) else self.lines[-1] if self.lines else 0
 
 
 def captures(transcript: Transcript, shown: str, stem: str, scratch: Path) -> list[Capture]:
@@ -103,32 +91,3 @@ def _add(capture: Capture, cid: str, group: list[Segment], shown: str, scratch: 
     filtered = "; ".join(s.command.line for s in chosen if s.command.filtered) or None
     grep = chosen[0].command.grep if len(chosen) == 1 else None
     capture.add(RawOutput(cid, display, path, commands, filtered=filtered, grep=grep))
-
-
-_LOCATED = re.compile(r"(\S+@\d+)(?::(\d+))?")
-
-
-def locate(text: str, origins: dict) -> str:
-    """`ticket.txt@3:12: msg` -> `ticket.txt:57: msg (lines 46-80, `ldm ls -l`)`."""
-    note: list[str] = []
-
-    def repl(m: re.Match[str]) -> str:
-        origin = origins.get(m.group(1))
-        if origin is None:
-            return m.group(0)
-        if not note:
-            note.append(f" (lines {origin.span}: `{origin.command}`)")
-        if m.group(2):
-            return f"{origin.shown}:{origin.line(int(m.group(2)))}"
-        return f"{origin.shown}:{origin.span.split('-')[0]}"
-
-    out = _LOCATED.sub(repl, text)
-    return out + note[0] if note and not text.endswith(")") else out
-
-
-def locate_evidence(item: str, origins: dict) -> str:
-    """Evidence names a line only: no command note."""
-    m = _LOCATED.fullmatch(item)
-    if m and (origin := origins.get(m.group(1))) is not None:
-        return f"{origin.shown}:{origin.line(int(m.group(2)))}" if m.group(2) else origin.shown
-    return item

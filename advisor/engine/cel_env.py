@@ -33,35 +33,36 @@ def _load_cel():
     return cel
 
 
-cel = _load_cel()
+_cel = _load_cel()
 
 
 class Scope:
     """The variables of one evaluation, kept twice: as Python values for
-    templates, and as a CEL context. The CEL context converts every variable it
-    holds again after any change, and the host's facts are most of it; so the
-    small variables that change per rule and per `let` (p, v) are handed to CEL
-    only when an expression reads them, and the host is set once per host.
-    `cel_only` replaces a value on the CEL side alone (a host cut down to the
-    fields the rules read)."""
+    templates, and as a CEL context. The context converts every variable it
+    holds again after any change, and a lazy variable again at each reference,
+    at a cost that grows with the value's size. So the variables that change
+    per rule, subject and `let` (p, s, v) are read through a resolver, the host
+    is given once per host, and `cel` values may be cut down to the fields the
+    expressions read (the Python side keeps every field, for templates)."""
 
     LAZY = frozenset({"p", "s", "v"})
 
-    def __init__(self, cel_only: dict[str, Any] | None = None, **variables: Any):
+    def __init__(self, cel: dict[str, Any] | None = None, **variables: Any):
         self.ns: dict[str, Any] = dict(variables)
+        self.lazy: dict[str, Any] = {k: v for k, v in {**variables, **(cel or {})}.items() if k in self.LAZY}
         # A lazy variable whose value is None reads as this registered null: the
         # resolver's None means "not mine".
-        eager = {k: None if k in self.LAZY else v for k, v in {**variables, **(cel_only or {})}.items()}
-        self.ctx = cel.Context(variables=eager, functions=FUNCTIONS)
-        self.ctx.set_variable_resolver(self._resolve)
+        eager = {k: None if k in self.LAZY else v for k, v in {**variables, **(cel or {})}.items()}
+        self.ctx = _cel.Context(variables=eager, functions=FUNCTIONS)
+        self.ctx.set_variable_resolver(self.lazy.get)
 
-    def _resolve(self, name: str) -> Any:
-        return self.ns.get(name) if name in self.LAZY else None
-
-    def set(self, name: str, value: Any) -> None:
+    def set(self, name: str, value: Any, cel: Any = None) -> None:
+        """`cel`, when given, is what CEL sees instead of `value`."""
         self.ns[name] = value
-        if name not in self.LAZY:
-            self.ctx.add_variable(name, value)
+        if name in self.LAZY:
+            self.lazy[name] = value if cel is None else cel
+        else:
+            self.ctx.add_variable(name, value if cel is None else cel)
 
 
 class Expr:
@@ -70,7 +71,7 @@ class Expr:
     def __init__(self, source: str, where: str):
         self.source = source
         try:
-            self.program = cel.compile(source)
+            self.program = _cel.compile(source)
         except ValueError as exc:
             first = str(exc).splitlines()[0]
             raise RulePackError(f"{where}: CEL does not compile: {first}") from None

@@ -37,8 +37,6 @@ SUBJECTS: dict[str, tuple[str | None, Namer]] = {
 }
 
 _REF = re.compile(r"\b(s|host|intent)\.([a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*)")
-_HOST_FIELD = re.compile(r"\bhost\s*\.\s*([a-z_][a-z0-9_]*)")
-_HOST_WHOLE = re.compile(r"\bhost\b(?!\s*\.\s*[a-z_])")
 _TEMPLATE = re.compile(r"\{(s|host|p|v|intent|item)(?:\.([A-Za-z0-9_]+))?\}")
 
 
@@ -77,6 +75,7 @@ class CompiledRule:
                                         *[x for c in self.checks for x in (c.when, c.applies)],
                                         *[x for _, w, f in self.remedies for x in (w, f)], *self.restarts,
                                         *[e for _, e in self.impacts]) if e is not None]
+        self.s_fields = _fields("s", [e.source for e in self.expressions])
         texts = [rule.message, rule.observed, rule.expected, *[r.command for r in rule.remediation],
                  *[t for r in rule.remediation for t in (r.undo, r.domain, r.check_first, r.amount, r.sets) if t],
                  *[t for c in rule.checks for t in (c.message, c.observed, c.expected) if t]]
@@ -92,12 +91,18 @@ def _check_template(template: str, rule: Rule, where: str) -> None:
             raise RulePackError(f"{where}: template uses {{p.{name}}} but params: has no {name}")
 
 
-def _host_fields(sources: list[str]) -> set[str] | None:
-    """The host facts CEL expressions read (`host.links`), or None when one uses
-    `host` otherwise (`host["links"]`) and so needs all of it."""
-    if any(_HOST_WHOLE.search(src) for src in sources):
+def _fields(name: str, sources: list[str]) -> set[str] | None:
+    """The fields of variable `name` the expressions read (`host.links`), or
+    None when one uses it otherwise (`host["links"]`, `size(s)`) and so needs all of it."""
+    whole = re.compile(rf"\b{name}\b(?!\s*\.\s*[a-z_])")
+    if any(whole.search(src) for src in sources):
         return None
-    return {name for src in sources for name in _HOST_FIELD.findall(src)}
+    field = re.compile(rf"\b{name}\s*\.\s*([a-z_][a-z0-9_]*)")
+    return {found for src in sources for found in field.findall(src)}
+
+
+def _cut(data: Any, fields: set[str] | None) -> Any:
+    return {k: v for k, v in data.items() if k in fields} if fields is not None and isinstance(data, dict) else data
 
 
 def _lookup(ns: dict[str, Any], path: str) -> Any:
@@ -136,15 +141,14 @@ class Engine:
         self.policy = policy or Policy()
         self.rules = [CompiledRule(r) for r in rules if r.id not in self.policy.disabled]
         self.intents = self.policy.intents.model_dump()
-        self.host_fields = _host_fields([e.source for r in self.rules for e in r.expressions])
+        self.host_fields = _fields("host", [e.source for r in self.rules for e in r.expressions])
 
     def params(self, rule: Rule) -> dict[str, Any]:
         return {**rule.params, **self.policy.params.get(rule.id, {})}
 
     def evaluate(self, facts: HostFacts) -> tuple[list[Result], list[Finding]]:
         host = facts.model_dump()
-        read = host if self.host_fields is None else {k: v for k, v in host.items() if k in self.host_fields}
-        scope = Scope(cel_only={"host": read}, host=host, intent=self.intents, p={}, s=None, v={}, item=None)
+        scope = Scope(cel={"host": _cut(host, self.host_fields)}, host=host, intent=self.intents, p={}, s=None, v={}, item=None)
         results: list[Result] = []
         findings: list[Finding] = []
         for compiled in self.rules:
@@ -191,7 +195,7 @@ class Engine:
                 return
             pairs = list(zip(items, host[attr]))
         for item, data in pairs:
-            scope.set("s", data)
+            scope.set("s", data, _cut(data, compiled.s_fields))
             scope.set("v", {})
             result, finding = self._evaluate_subject(compiled, namer(item), scope, item, facts)
             results.append(result)
