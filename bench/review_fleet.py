@@ -3,11 +3,12 @@
 Writes N bundles (default 1000) whose kstat dumps have about L lines (default
 100,000), reviews them with `advisor review --format json`, and splits the
 same kstat files with awk. Prints bundles/s and kstat lines/s for both and the
-ratio awk / advisor (the figure to track: lower is better).
+ratio advisor / awk (the figure to track: lower is better).
 
     python bench/review_fleet.py                      # the full fleet (about 4.5 GB of dumps,
                                                       # hard-linked from --distinct files)
     python bench/review_fleet.py --bundles 50 --lines 20000   # a quick run
+    python bench/review_fleet.py --advisor "python -m advisor"  # another build of advisor
 
 Not a test: nothing asserts a time. Needs awk on PATH.
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -76,6 +78,8 @@ def main() -> None:
     ap.add_argument("--lines", type=int, default=100_000)
     ap.add_argument("--distinct", type=int, default=10, help="distinct kstat dumps, hard-linked into the bundles")
     ap.add_argument("--workdir", type=Path, default=ROOT / "bench" / "out")
+    ap.add_argument("--advisor", default=None, help="the command that runs advisor (default: the installed one)")
+    ap.add_argument("--jobs", default=None, help="advisor's --jobs (default: its own default)")
     args = ap.parse_args()
 
     args.workdir.mkdir(parents=True, exist_ok=True)
@@ -84,14 +88,16 @@ def main() -> None:
     kstat_files = sorted(fleet.glob("*/kstat-p.txt"))
     lines = count_lines(kstat_files)
 
-    advisor = shutil.which("advisor") or str(Path(sys.executable).parent / "advisor")
-    t_adv = timed([advisor, "review", str(fleet), "--format", "json", "-o", os.devnull])
+    advisor = shlex.split(args.advisor) if args.advisor else [
+        shutil.which("advisor") or str(Path(sys.executable).parent / "advisor")]
+    jobs = ["--jobs", args.jobs] if args.jobs else []
+    t_adv = timed([*advisor, "review", str(fleet), "--format", "json", "-o", os.devnull, *jobs])
     t_awk = timed(["awk", "-F", "\t", "NF == 2 { n++ } END { print n }", *map(str, kstat_files)])
 
     print(f"fleet: {args.bundles} bundles, {lines:,} kstat lines ({lines // args.bundles:,} per bundle)")
     print(f"advisor review: {t_adv:8.2f} s  {args.bundles / t_adv:10.1f} bundles/s  {lines / t_adv / 1e6:8.2f} M kstat lines/s")
     print(f"awk split:      {t_awk:8.2f} s  {args.bundles / t_awk:10.1f} bundles/s  {lines / t_awk / 1e6:8.2f} M kstat lines/s")
-    print(f"ratio advisor/awk wall time: {t_adv / t_awk:.1f}x")
+    print(f"ratio advisor/awk wall time: {t_adv / t_awk:.2f}x")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,63 @@
+"""Benchmark: how long advisor takes to start and to review one small bundle.
+
+Runs each command --runs times (default 11) and prints the median and the
+fastest wall time: `advisor --help`, `advisor --version`, and
+`advisor review <the untuned T5 bundle> --format json` and the terminal table.
+
+    python bench/startup.py
+    python bench/startup.py --advisor "python -m advisor"    # another build of advisor
+
+Measure with compiled bytecode, as an installed advisor runs: unset
+PYTHONDONTWRITEBYTECODE and run once before measuring. Not a test: nothing
+asserts a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BUNDLE = ROOT / "fixtures" / "captures" / "t5-primary-untuned"
+
+
+def timed(cmd: list[str], runs: int) -> list[float]:
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # warm caches, write bytecode
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=11)
+    ap.add_argument("--advisor", default=None, help="the command that runs advisor (default: the installed one)")
+    args = ap.parse_args()
+
+    advisor = shlex.split(args.advisor) if args.advisor else [
+        shutil.which("advisor") or str(Path(sys.executable).parent / "advisor")]
+    if os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        print("note: PYTHONDONTWRITEBYTECODE is set: every run compiles advisor's modules again")
+    cases = {
+        "advisor --help": ["--help"],
+        "advisor --version": ["--version"],
+        "review one bundle, json": ["review", str(BUNDLE), "--format", "json"],
+        "review one bundle, table": ["review", str(BUNDLE)],
+    }
+    for name, argv in cases.items():
+        times = timed([*advisor, *argv], args.runs)
+        print(f"{name:28s} median {statistics.median(times):6.3f} s   fastest {min(times):6.3f} s")
+
+
+if __name__ == "__main__":
+    main()
