@@ -5,8 +5,8 @@ Writes N bundles (default 1000) whose kstat dumps have about L lines (default
 same kstat files with awk. Prints bundles/s and kstat lines/s for both and the
 ratio advisor / awk (the figure to track: lower is better).
 
-    python bench/review_fleet.py                      # the full fleet (about 4.5 GB of dumps,
-                                                      # hard-linked from --distinct files)
+    python bench/review_fleet.py                      # the full fleet (about 2.7 GB of dumps,
+                                                      # copies of --distinct files)
     python bench/review_fleet.py --bundles 50 --lines 20000   # a quick run
     python bench/review_fleet.py --advisor "python -m advisor"  # another build of advisor
 
@@ -53,8 +53,8 @@ def make_fleet(out: Path, bundles: int, dumps: list[Path]) -> Path:
         bundle = fleet / f"host{n:04d}"
         bundle.mkdir()
         for p in small:
-            os.link(p, bundle / p.name)
-        os.link(dumps[n % len(dumps)], bundle / "kstat-p.txt")
+            shutil.copyfile(p, bundle / p.name)  # copies: advisor refuses hard links in a bundle
+        shutil.copyfile(dumps[n % len(dumps)], bundle / "kstat-p.txt")
     return fleet
 
 
@@ -76,7 +76,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bundles", type=int, default=1000)
     ap.add_argument("--lines", type=int, default=100_000)
-    ap.add_argument("--distinct", type=int, default=10, help="distinct kstat dumps, hard-linked into the bundles")
+    ap.add_argument("--distinct", type=int, default=10, help="distinct kstat dumps, copied into the bundles")
     ap.add_argument("--workdir", type=Path, default=ROOT / "bench" / "out")
     ap.add_argument("--advisor", default=None, help="the command that runs advisor (default: the installed one)")
     ap.add_argument("--jobs", default=None, help="advisor's --jobs (default: its own default)")

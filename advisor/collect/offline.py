@@ -10,7 +10,7 @@ import hashlib
 import tempfile
 from pathlib import Path
 
-from advisor.collect import explorer, manifest as manifest_mod, safetar, sosreport
+from advisor.collect import explorer, manifest as manifest_mod, safefs, safetar, sosreport
 from advisor.collect.capture import Capture, Missing, RawOutput
 from advisor.collect.commands import COMMANDS, command_id_for_name, command_line
 from advisor.collect.identify import identify
@@ -192,23 +192,48 @@ def load_bundle(root: Path, shown: str, host: str, shown_prefix: str | None = No
     capture = Capture(host=host, source=shown)
     listed: set[str] = set()
     manifest_path = root / "manifest.yaml"
-    if manifest_path.is_file():
-        man = manifest_mod.load(manifest_path, show(manifest_path))
-        capture.host = man.host or host
-        for entry in man.commands:
-            _add_manifest_entry(capture, root, entry, show)
-            if entry.file:
-                listed.add(entry.file)
-    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+    if manifest_path.is_file() or manifest_path.is_symlink():
+        why = safefs.refusal(manifest_path, root)
+        if why:
+            capture.errors.append(f"{show(manifest_path)}: {why}")
+        else:
+            man = manifest_mod.load(manifest_path, show(manifest_path))
+            capture.host = man.host or host
+            for entry in man.commands:
+                _add_manifest_entry(capture, root, entry, show)
+                if entry.file:
+                    listed.add(entry.file)
+    files, stopped = safefs.walk(root)
+    if stopped:
+        capture.errors.append(f"{shown}: more than {safefs.MAX_FILES:,} files; the rest were not looked at")
+    unknown: list[str] = []
+    for path in files:
         rel = path.relative_to(root).as_posix()
         if rel in listed or rel == "manifest.yaml" or path.name.startswith("."):
             continue
+        why = safefs.refusal(path, root)
+        if why:
+            capture.errors.append(f"{show(path)}: {why}")
+            continue
         command_id = _form(command_id_for_name(path.name), path) or identify(path)
         if command_id is None:
-            capture.errors.append(f"{show(path)}: cannot tell which command printed this file; not read")
+            unknown.append(show(path))
             continue
         capture.add(RawOutput(command_id, show(path), path, command_line(command_id)))
+    capture.errors += _unrecognised(unknown)
     return capture
+
+
+SHOWN_UNRECOGNISED = 5
+
+
+def _unrecognised(shown: list[str]) -> list[str]:
+    """One line per file advisor cannot place, then one line for the rest."""
+    lines = [f"{name}: cannot tell which command printed this file; not read" for name in shown[:SHOWN_UNRECOGNISED]]
+    if len(shown) > SHOWN_UNRECOGNISED:
+        lines.append(f"{len(shown) - SHOWN_UNRECOGNISED:,} more files not recognised (the first: "
+                     f"{shown[SHOWN_UNRECOGNISED]})")
+    return lines
 
 
 def _add_manifest_entry(capture: Capture, root: Path, entry: manifest_mod.ManifestCommand, show) -> None:
@@ -225,11 +250,15 @@ def _add_manifest_entry(capture: Capture, root: Path, entry: manifest_mod.Manife
         capture.missing[command_id] = Missing(command_id, entry.command, reason, unfinished)
         return
     path = root / entry.file
-    if not path.resolve().is_relative_to(root.resolve()):
+    if not (root / entry.file).resolve().is_relative_to(root.resolve()) or ".." in Path(entry.file).parts:
         capture.errors.append(f"{capture.source}/manifest.yaml: file {entry.file!r} is outside the bundle; refused")
         return
-    if not path.is_file():
+    if not path.exists() and not path.is_symlink():
         capture.errors.append(f"{show(root / entry.file)}: listed in manifest.yaml but missing")
+        return
+    why = safefs.refusal(path, root)
+    if why:
+        capture.errors.append(f"{show(path)}: {why}")
         return
     if entry.sha256 and _sha256(path) != entry.sha256.lower():
         capture.errors.append(f"{show(path)}: sha256 differs from manifest.yaml; not read")
@@ -240,8 +269,13 @@ def _add_manifest_entry(capture: Capture, root: Path, entry: manifest_mod.Manife
 def _load_sosreport(root: Path, shown: str, prefix: str) -> Capture:
     capture = Capture(host=sosreport.host_name(root), source=shown)
     for path, command_id in sosreport.files(root):
-        capture.add(RawOutput(command_id, f"{prefix}/{path.relative_to(root).as_posix()}", path, command_line(command_id)))
-    if not capture.outputs:
+        display = f"{prefix}/{path.relative_to(root).as_posix()}"
+        why = safefs.refusal(path, root)
+        if why:
+            capture.errors.append(f"{display}: {why}")
+            continue
+        capture.add(RawOutput(command_id, display, path, command_line(command_id)))
+    if not capture.outputs and not capture.errors:
         capture.errors.append(f"{shown}: sosreport holds none of the files advisor reads")
     return capture
 
@@ -250,8 +284,13 @@ def _load_explorer(root: Path, shown: str, host: str | None) -> Capture:
     capture = Capture(host=host or root.name, source=shown)
     for rel, command_id in explorer.EXPLORER_FILES.items():
         path = root / rel
-        if path.is_file():
-            capture.add(RawOutput(command_id, f"{shown}/{rel}", path, command_line(command_id)))
-    if not capture.outputs:
+        if not path.exists() and not path.is_symlink():
+            continue
+        why = safefs.refusal(path, root)
+        if why:
+            capture.errors.append(f"{shown}/{rel}: {why}")
+            continue
+        capture.add(RawOutput(command_id, f"{shown}/{rel}", path, command_line(command_id)))
+    if not capture.outputs and not capture.errors:
         capture.errors.append(f"{shown}: Explorer archive holds none of the files advisor reads")
     return capture

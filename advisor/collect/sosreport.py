@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from advisor.collect import safefs
+
 SOS_FILES: list[tuple[str, str]] = [
     ("sos_commands/kernel/uname_-a", "uname-a"),
     ("etc/os-release", "release"),
@@ -49,9 +51,10 @@ def files(root: Path) -> list[tuple[Path, str]]:
 def host_name(root: Path) -> str:
     for rel in ("sos_commands/general/hostname", "sos_commands/host/hostname", "etc/hostname"):
         path = root / rel
-        if path.is_file():
-            name = path.read_text(errors="replace").strip().split(".")[0]
-            if name:
+        if path.is_file() and safefs.refusal(path, root) is None:
+            with path.open(encoding="utf-8", errors="replace") as fh:
+                name = fh.read(256).strip().split(".")[0]
+            if name and name.isprintable() and " " not in name:
                 return name
     m = re.match(r"sosreport-([^-]+(?:-[^-\d][^-]*)*)-", root.name)
     return m.group(1) if m else root.name
