@@ -1,5 +1,12 @@
 """Reading the YAML and JSON files advisor accepts (manifests, policies, rule
-packs, inventories, baselines): safe_load only, errors naming file and line."""
+packs, inventories, baselines): safe_load only, errors naming file and line.
+
+Limits, each refused with one line: a file over MAX_YAML_BYTES (YAML) or
+MAX_JSON_BYTES (JSON); YAML nested deeper than MAX_DEPTH or whose aliases
+would expand to more than MAX_NODES values (a "billion laughs" file is small
+on disk and endless in memory); JSON nested deeper than Python can follow.
+A value YAML itself cannot build (a date such as 2026-02-30) is named with its
+line, like a syntax error."""
 
 from __future__ import annotations
 
@@ -10,10 +17,25 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from advisor.errors import AdvisorError
+from advisor.errors import AdvisorError, excerpt
+
+MAX_YAML_BYTES = 16 << 20
+MAX_JSON_BYTES = 256 << 20  # a baseline report of a large fleet
+MAX_DEPTH = 64
+MAX_NODES = 1_000_000
+
+
+def _size_ok(path: Path, limit: int, error: type[AdvisorError], shown: str) -> None:
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise error(f"{shown}: cannot read ({exc.strerror})") from None
+    if size > limit:
+        raise error(f"{shown}: {size:,} bytes, more than the {limit >> 20} MiB advisor reads in such a file; refused")
 
 
 def load_json(path: Path, error: type[AdvisorError], what: str) -> Any:
+    _size_ok(path, MAX_JSON_BYTES, error, str(path))
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -22,6 +44,8 @@ def load_json(path: Path, error: type[AdvisorError], what: str) -> Any:
         raise error(f"{path}: {what} is not UTF-8 text") from None
     except json.JSONDecodeError as exc:
         raise error(f"{path}:{exc.lineno}: {what} is not JSON ({exc.msg})") from None
+    except RecursionError:
+        raise error(f"{path}: {what} is nested too deeply; refused") from None
 
 
 # libyaml's loader where PyYAML was built with it: ten times faster than the
@@ -29,12 +53,50 @@ def load_json(path: Path, error: type[AdvisorError], what: str) -> Any:
 SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+class ShapeError(ValueError):
+    """YAML too deep, or whose aliases expand too far: refused before it is built."""
+
+    def __init__(self, message: str, line: int):
+        super().__init__(message)
+        self.line = line
+
+
+def check_shape(text: str) -> None:
+    """Walks the YAML's events (libyaml's parser: no Python object is built)
+    counting the values the document would hold once its aliases are expanded."""
+    sizes: dict[str, int] = {}
+    stack: list[list] = [[0, None]]  # per open collection: values so far, its anchor
+    for event in yaml.parse(text, Loader=SafeLoader):
+        line = event.start_mark.line + 1 if event.start_mark else 0
+        if isinstance(event, yaml.CollectionStartEvent):
+            stack.append([1, event.anchor])
+            if len(stack) > MAX_DEPTH + 1:
+                raise ShapeError(f"nested more than {MAX_DEPTH} levels deep", line)
+            continue
+        if isinstance(event, yaml.CollectionEndEvent):
+            size, anchor = stack.pop()
+        elif isinstance(event, yaml.ScalarEvent):
+            size, anchor = 1, event.anchor
+        elif isinstance(event, yaml.AliasEvent):
+            size, anchor = sizes.get(event.anchor or "", 1), None
+        else:
+            continue
+        if anchor:
+            sizes[anchor] = size
+        stack[-1][0] += size
+        if stack[-1][0] > MAX_NODES or size > MAX_NODES:
+            raise ShapeError(f"its aliases expand to more than {MAX_NODES:,} values", line)
+
+
 def parse_yaml(text: str) -> Any:
+    if "&" in text or len(text) > 65536 or text.count("\n") > 200:
+        check_shape(text)  # only anchors, or a long file, can be too big or too deep to build
     return yaml.load(text, Loader=SafeLoader)  # noqa: S506 - a safe loader, C or Python
 
 
 def read_text(path: Path, error: type[AdvisorError], shown: str | None = None) -> str:
     shown = shown or str(path)
+    _size_ok(path, MAX_YAML_BYTES, error, shown)
     try:
         return path.read_text(encoding="utf-8")
     except OSError as exc:
@@ -49,7 +111,32 @@ def parse(text: str, error: type[AdvisorError], shown: str) -> Any:
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{shown}:{mark.line + 1}" if mark else shown
-        raise error(f"{where}: not valid YAML ({getattr(exc, 'problem', exc)})") from None
+        raise error(f"{where}: not valid YAML ({excerpt(str(getattr(exc, 'problem', exc)), 120)})") from None
+    except ShapeError as exc:
+        raise error(f"{shown}:{exc.line}: {exc}; refused") from None
+    except (ValueError, OverflowError):  # a value YAML cannot build: 2026-02-30, a number of 5,000 digits
+        line, value = bad_value(text)
+        raise error(f"{shown}:{line}: {value!r} is not a value YAML can read (no such date, or too long a number)") from None
+    except RecursionError:
+        raise error(f"{shown}: nested too deeply; refused") from None
+
+
+def bad_value(text: str) -> tuple[str, str]:
+    """(line, value) of the first scalar PyYAML's constructor refuses (its error does not say where)."""
+    constructor = yaml.SafeLoader("")
+    pending = [yaml.compose(text, Loader=SafeLoader)]
+    while pending:
+        node = pending.pop(0)
+        if isinstance(node, yaml.ScalarNode):
+            try:
+                constructor.construct_object(node)
+            except (ValueError, OverflowError):
+                return str(node.start_mark.line + 1), excerpt(node.value, 40)
+        elif isinstance(node, yaml.SequenceNode):
+            pending.extend(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            pending.extend(n for pair in node.value for n in pair)
+    return "?", ""
 
 
 def load(path: Path, error: type[AdvisorError], shown: str | None = None) -> Any:

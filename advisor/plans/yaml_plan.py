@@ -15,7 +15,7 @@ import yaml
 from pydantic import ValidationError
 
 from advisor import datafile
-from advisor.errors import ParseError
+from advisor.errors import ParseError, excerpt
 from advisor.plans import constraints_xml
 from advisor.plans.located import LocatedPlan, Where
 from advisor.plans.schema import Plan
@@ -44,12 +44,19 @@ def _line_for(lines: Lines, loc: tuple[Any, ...]) -> int | None:
 
 def _load(text: str) -> tuple[Any, Lines]:
     try:
-        data = yaml.safe_load(text)
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        datafile.check_shape(text)  # aliases that expand without end, or nesting past any plan's
+        data = datafile.parse_yaml(text)
+        node = yaml.compose(text, Loader=datafile.SafeLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        raise ParseError(f"not valid YAML ({getattr(exc, 'problem', None) or exc})",
+        raise ParseError(f"not valid YAML ({excerpt(str(getattr(exc, 'problem', None) or exc), 120)})",
                          line=mark.line + 1 if mark else None) from None
+    except datafile.ShapeError as exc:
+        raise ParseError(f"{exc}; refused", line=exc.line) from None
+    except (ValueError, OverflowError):
+        line, value = datafile.bad_value(text)
+        raise ParseError(f"{value!r} is not a value YAML can read (no such date, or too long a number)",
+                         line=int(line) if line.isdigit() else None) from None
     lines: Lines = {}
     if node is not None:
         _node_lines(node, (), lines)
