@@ -34,3 +34,24 @@ class ParseError(AdvisorError):
 
 class RulePackError(AdvisorError):
     """A rule file is invalid (exit status 2)."""
+
+
+EXCERPT = 60  # characters of an offending input line an error may quote
+
+
+def excerpt(text: str, limit: int = EXCERPT) -> str:
+    """A short, printable quotation of input: control characters (escape
+    sequences, NUL, newlines) shown escaped, long text cut with an ellipsis."""
+    cut = text[:limit]
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in cut)
+    return shown + ("..." if len(text) > limit else "")
+
+
+def brief(exc: BaseException) -> str:
+    """An unexpected failure in words: its kind and a short excerpt of its message."""
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    if isinstance(exc, MemoryError):
+        return "too large to hold in memory"
+    first = str(exc).splitlines()[0] if str(exc) else ""
+    return f"{type(exc).__name__}: {excerpt(first, 120)}" if first else type(exc).__name__

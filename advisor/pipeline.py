@@ -12,7 +12,7 @@ from advisor.changeplan import build as changeplan
 from advisor.engine import waivers
 from advisor.engine.evaluate import Engine
 from advisor.engine.model import Severity
-from advisor.errors import InputError
+from advisor.errors import InputError, brief
 from advisor.facts.build import build
 from advisor.facts.models import HostFacts
 from advisor.report import score as scoring
@@ -30,6 +30,9 @@ def load_captures(paths: list[Path], loader: Loader) -> tuple[list[Capture], lis
             captures.extend(loader.load(path))
         except InputError as exc:
             errors.append(str(exc))
+        except Exception as exc:  # noqa: BLE001 - one unreadable input must not cost the others
+            errors.append(f"{path}: cannot be read ({brief(exc)})")
+        errors.extend(loader.take_errors())
     return captures, errors
 
 
@@ -54,7 +57,12 @@ def _status(errors: list[str], findings: list, results: list) -> str:
 
 
 def review_capture(capture: Capture, engine: Engine) -> HostReport:
-    return review_with_facts(capture, engine)[0]
+    try:
+        return review_with_facts(capture, engine)[0]
+    except Exception as exc:  # noqa: BLE001 - one host's odd values must not cost the fleet its report
+        return HostReport(host=capture.host, source=capture.source, platform="unknown", detected=Detected(),
+                          score=None, status="error", counts=scoring.counts([]), results=[], findings=[],
+                          errors=[f"{capture.source}: could not be reviewed ({brief(exc)})"])
 
 
 def review_with_facts(capture: Capture, engine: Engine) -> tuple[HostReport, HostFacts]:

@@ -6,6 +6,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
+from advisor.errors import ParseError
+
+MAX_TEXT_BYTES = 64 << 20  # `ldm list -l` of the largest system is a few MiB
+
 
 @dataclass
 class RawOutput:
@@ -19,6 +23,12 @@ class RawOutput:
     grep: str | None = None  # its grep pattern, when that was the one filter
 
     def text(self) -> str:
+        """The whole output, for parsers that read it at once (all but kstat's,
+        which streams): refused past MAX_TEXT_BYTES, so memory stays bounded."""
+        size = self.path.stat().st_size
+        if size > MAX_TEXT_BYTES:
+            raise ParseError(f"{size:,} bytes, more than the {MAX_TEXT_BYTES >> 20} MiB advisor reads of one "
+                             f"such output; refused")
         return self.path.read_text(encoding="utf-8", errors="replace")
 
     def lines(self) -> Iterator[str]:

@@ -40,6 +40,7 @@ class Loader:
     def __init__(self) -> None:
         self._scratch = tempfile.TemporaryDirectory(prefix="advisor-")
         self._count = 0
+        self.errors: list[str] = []
 
     def close(self) -> None:
         self._scratch.cleanup()
@@ -49,6 +50,11 @@ class Loader:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def take_errors(self) -> list[str]:
+        """Errors of inputs inside a folder that were skipped so the rest could be read."""
+        taken, self.errors = self.errors, []
+        return taken
 
     def load(self, path: Path) -> list[Capture]:
         shown = str(path)
@@ -94,12 +100,17 @@ class Loader:
         if files:
             return [load_bundle(path, shown, path.name)]
         captures: list[Capture] = []
+        children = 0
         for child in sorted(path.iterdir()):
             if child.name.startswith("."):
                 continue
             if child.is_dir() or safetar.is_archive(child):
-                captures.extend(self.load(child))
-        if not captures:
+                children += 1
+                try:
+                    captures.extend(self.load(child))
+                except InputError as exc:  # one bad bundle of a fleet: said, and the others read
+                    self.errors.append(str(exc))
+        if not captures and not children:
             raise InputError(f"{shown}: no capture bundle or command output found")
         return captures
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from advisor.collect.capture import Capture, RawOutput
-from advisor.errors import ParseError
+from advisor.errors import ParseError, brief
 from advisor.facts import kstat_facts, ldoms
 from advisor.facts.models import Filtered, HostFacts, Link, TcpDrift, TcpProp
 from advisor.parsers import kstat, parser_for
@@ -46,6 +46,8 @@ def parse_outputs(capture: Capture) -> tuple[dict[str, Any], list[str], list[str
             errors.append(exc.located(output.file).location_message())
         except UnicodeError as exc:
             errors.append(f"{output.file}: not text ({exc.reason})")
+        except Exception as exc:  # noqa: BLE001 - a parser's surprise costs its file, not the host
+            errors.append(f"{output.file}: not understood ({brief(exc)})")
     return parsed, errors, unused
 
 
