@@ -24,7 +24,7 @@ from pydantic import ValidationError
 from advisor import datafile
 from advisor.errors import ParseError
 from advisor.plans.located import LocatedPlan, Where
-from advisor.plans.schema import Plan
+from advisor.plans.schema import MAX_DOMAINS, Plan
 
 Element = Any  # an xml.etree element, as defusedxml returns it
 _ROOTS = {"Envelope", "LDM_interface"}
@@ -38,6 +38,16 @@ def _local(tag: str) -> str:
 
 def _line_of(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
+
+
+def _lines_of(text: str, offsets) -> list[int]:
+    """Line numbers of increasing offsets, counting each stretch of text once (linear, not quadratic)."""
+    lines, line, at = [], 1, 0
+    for offset in offsets:
+        line += text.count("\n", at, offset)
+        at = offset
+        lines.append(line)
+    return lines
 
 
 def _attr(el: Element, name: str) -> str | None:
@@ -64,7 +74,12 @@ def _props(item: Element) -> dict[str, str]:
     return out
 
 
+MAX_XML_CHARS = 16 << 20  # the constraints of a fully populated system are well under 1 MiB
+
+
 def parse(text: str, file: str) -> LocatedPlan:
+    if len(text) > MAX_XML_CHARS:
+        raise ParseError(f"{len(text):,} characters of XML, more than the {MAX_XML_CHARS >> 20} Mi advisor reads; refused")
     try:
         root = SafeET.fromstring(text.encode("utf-8"), forbid_dtd=True)
     except XmlSyntaxError as exc:
@@ -75,8 +90,10 @@ def parse(text: str, file: str) -> LocatedPlan:
     if _local(root.tag) not in _ROOTS:
         raise ParseError(f"not ldm list-constraints -x output: the root element is <{_local(root.tag)}>, "
                          "not <Envelope> or <LDM_interface>", line=1)
-    item_lines = [_line_of(text, m.start()) for m in _ITEM_TYPE.finditer(text)]
+    item_lines = _lines_of(text, (m.start() for m in _ITEM_TYPE.finditer(text)))
     contents = _children(root, "Content")
+    if len(contents) > MAX_DOMAINS:
+        raise ParseError(f"{len(contents):,} domains, more than the {MAX_DOMAINS:,} advisor judges in one system; refused")
     if not contents:
         raise ParseError("no <Content> (domain) in the XML: nothing to judge", line=1)
     where: Where = {("plan",): f"{file}:1"}

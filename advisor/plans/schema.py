@@ -7,6 +7,8 @@ live control domain gives.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import re
 from typing import Annotated, Literal
 
@@ -57,6 +59,10 @@ Size = Annotated[int, BeforeValidator(memory_bytes), Field(gt=0)]
 Mtu = Annotated[int, Field(ge=576, le=65535)]
 Role = Literal["control", "service", "io", "guest"]
 
+
+# A system holds at most a few hundred domains (128 per SPARC T-series server); far
+# more is not a plan but a file meant to exhaust the reviewer.
+MAX_DOMAINS = 1024
 
 class PlanLink(BaseModel):
     """A physical NIC port a domain owns (control, service or I/O domain)."""
@@ -158,12 +164,12 @@ class Plan(BaseModel):
     hardware: Hardware = Hardware()
     software: Software = Software()
     constraints: str | None = None  # an `ldm list-constraints -x` file the domains come from
-    domains: list[PlanDomain] = []
+    domains: list[PlanDomain] = Field(default=[], max_length=MAX_DOMAINS)
 
     @model_validator(mode="after")
     def _unique(self) -> "Plan":
         names = [d.name for d in self.domains]
-        twice = sorted({n for n in names if names.count(n) > 1})
+        twice = sorted(n for n, times in Counter(names).items() if times > 1)
         if twice:
             raise ValueError(f"domain {twice[0]} is planned twice")
         return self
