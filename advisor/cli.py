@@ -386,6 +386,8 @@ def _leave(code: object) -> None:
     if code is not None and not isinstance(code, int):
         print(code, file=sys.stderr)
         code = 1
+    if sys.getprofile() is not None or sys.gettrace() is not None:
+        sys.exit(code)  # a profiler or coverage writes its data at the normal exit
     for stream in (sys.stdout, sys.stderr):
         try:
             if not stream.closed:

@@ -35,7 +35,7 @@ def _secret(tmp_path: Path) -> Path:
 def _one_line_errors(res) -> list[str]:
     assert "Traceback" not in res.stderr, res.stderr
     lines = [line for line in res.stderr.splitlines() if line.strip()]
-    assert all(line.startswith("advisor: ") for line in lines), res.stderr
+    assert all(line.startswith(("advisor: ", "advisor gate: ")) for line in lines), res.stderr
     return lines
 
 
@@ -125,3 +125,115 @@ def test_the_owners_own_hard_links_are_read(cli, tmp_path: Path) -> None:
     (tmp_path / "elsewhere.txt").hardlink_to(bundle / "etc-system.txt")
     res = cli("review", str(bundle), "-f", "json")
     assert res.returncode == 0, res.stderr
+
+
+# --- data files: YAML, JSON, XML ------------------------------------------------------------------
+
+_BOMB = "".join(f"{c}: &{c} [{', '.join([f'*{p}'] * 9)}]\n" for p, c in zip("abcdefg", "bcdefgh"))
+
+
+@pytest.mark.parametrize("name, text, said", [
+    ("alias-bomb", "a: &a [x, x, x, x, x, x, x, x, x]\n" + _BOMB, "aliases expand to more than"),
+    ("deep", "a: " + "[" * 100_000 + "]" * 100_000 + "\n", "nested more than 64 levels"),
+    ("no-such-date", "waivers:\n  - {rule: x, reason: why, owner: me, expires: 2026-02-30}\n",
+     ":2: '2026-02-30' is not a value YAML can read"),
+    ("huge-number", "params:\n  ldoms.ldc-budget: {threshold: " + "9" * 5000 + "}\n", ":2: '99999"),
+    ("infinite", "intents:\n  wan_rtt_ms: .inf\n", "finite number"),
+    ("out-of-range", "params:\n  ldoms.ldc-budget: {threshold: 99999999999999999999}\n", "out of range"),
+])
+def test_a_hostile_policy_is_refused_in_one_line(cli, tmp_path: Path, name: str, text: str, said: str) -> None:
+    policy = tmp_path / f"{name}.yaml"
+    policy.write_text(text)
+    res = cli("review", str(BUNDLE), "--policy", str(policy), "-f", "json", timeout=60)
+    assert res.returncode == 2
+    errors = _one_line_errors(res)
+    assert len(errors) == 1 and said in errors[0] and str(policy) in errors[0], errors
+
+
+def test_a_hostile_manifest_costs_its_bundle_only(cli, tmp_path: Path) -> None:
+    bad = _bundle(tmp_path, "fleet/bad")
+    (bad / "manifest.yaml").write_text("host: t5\ncollected: 2026-13-01T00:00:00Z\ncommands: []\n")
+    _bundle(tmp_path, "fleet/good")
+    res = cli("review", str(tmp_path / "fleet"), "-f", "json")
+    errors = _one_line_errors(res)
+    assert res.returncode == 2 and any("manifest.yaml:2:" in e for e in errors)
+    import json
+
+    assert [h["source"].rsplit("/", 1)[-1] for h in json.loads(res.stdout)["hosts"]] == ["good"]
+
+
+@pytest.mark.parametrize("text, said", [
+    ("[" * 200_000 + "]" * 200_000, "nested too deeply"),
+    ('{"hosts": 5}', "not an advisor JSON report"),
+])
+def test_a_hostile_baseline_is_refused_in_one_line(cli, tmp_path: Path, text: str, said: str) -> None:
+    baseline = tmp_path / "old.json"
+    baseline.write_text(text)
+    res = cli("review", str(BUNDLE), "--baseline", str(baseline), "-f", "json", timeout=60)
+    errors = _one_line_errors(res)
+    assert res.returncode == 2 and said in errors[0]
+
+
+def test_an_xml_file_of_fifty_thousand_domains_is_refused_quickly(cli, tmp_path: Path) -> None:
+    item = ('<Content id="d{i}"><Section><Item><rasd:OtherResourceType>ldom_info</rasd:OtherResourceType>'
+            '<gprop:GenericProperty key="name">d{i}</gprop:GenericProperty></Item></Section></Content>\n')
+    xml = tmp_path / "many-constraints.xml"
+    xml.write_text('<?xml version="1.0"?>\n<Envelope xmlns:rasd="r" xmlns:gprop="g">\n'
+                   + "".join(item.format(i=i) for i in range(50_000)) + "</Envelope>\n")
+    res = cli("gate", str(xml), "-f", "json", timeout=60)
+    errors = _one_line_errors(res)
+    assert res.returncode == 2 and any("50,000 domains, more than the 1,024" in e for e in errors)
+
+
+def test_an_output_too_large_to_hold_is_refused(cli, tmp_path: Path) -> None:
+    bundle = _bundle(tmp_path)
+    with (bundle / "ldm-version.txt").open("w") as fh:  # one 70 MB token: a file meant to exhaust memory
+        fh.write("Logical Domains Manager (v " + "A" * (70 << 20) + ")\n")
+    res = cli("review", str(bundle), "-f", "json", timeout=60)
+    errors = _one_line_errors(res)
+    assert res.returncode == 2 and any("ldm-version.txt" in e and "refused" in e for e in errors)
+    assert '"findings"' in res.stdout
+
+
+def test_a_ten_megabyte_token_is_read_in_time(cli, tmp_path: Path) -> None:
+    bundle = _bundle(tmp_path)
+    (bundle / "ldm-version.txt").write_text("Logical Domains Manager (v " + "9" * (10 << 20) + ")\n")
+    res = cli("review", str(bundle), "-f", "json", timeout=60)
+    _one_line_errors(res)
+    assert res.returncode in (0, 2)
+
+
+# --- names and values from captures in every renderer ----------------------------------------------
+
+HOSTILE_NAME = "evil\\e[31mRED\\e]0;title\\a<script>x</script>]]>&amp;\\0|`x`\\nsecond [bold]b[/bold]"
+
+
+def test_names_from_captures_cannot_inject_into_any_report(cli, tmp_path: Path) -> None:
+    import json
+    import xml.dom.minidom
+
+    bundle = _bundle(tmp_path)
+    (bundle / "manifest.yaml").write_text(f'host: "{HOSTILE_NAME}"\ncommands: []\n')
+    out = tmp_path / "out"
+    res = cli("review", str(bundle), "-f", "table,json,html,junit,sarif,markdown,script", "-o", f"{out}/")
+    assert res.returncode == 0, res.stderr
+    for path in out.iterdir():
+        raw = path.read_bytes()
+        assert b"\x1b" not in raw and b"\x00" not in raw and b"\x07" not in raw, path.name
+    xml.dom.minidom.parse(str(out / "report.junit.xml"))
+    json.loads((out / "report.sarif").read_text())
+    assert json.loads((out / "report.json").read_text())["hosts"][0]["host"].startswith("evil\x1b[31m")
+    assert "<script>x</script>" not in (out / "report.html").read_text()
+    table = (out / "report.txt").read_text()
+    assert "evil\\x1b[31mRED" in table and "[bold]b[/bold]" in table  # shown, escaped, not interpreted
+    for script in out.glob("*.sh"):
+        assert all(not line.startswith("second") for line in script.read_text().splitlines())
+
+
+def test_a_value_from_a_capture_stays_one_shell_word_in_a_command() -> None:
+    from advisor.engine.evaluate import render
+
+    ns = {"s": {"name": "ldg1; reboot", "cores": 4}}
+    assert render("ldm set-core {s.cores} {s.name}", ns, shell=True) == "ldm set-core 4 'ldg1; reboot'"
+    assert render("ldm set-core {s.cores} {s.name}", {"s": {"name": "ldg1", "cores": 4}}, shell=True) == \
+        "ldm set-core 4 ldg1"

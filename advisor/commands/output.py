@@ -118,11 +118,18 @@ def _write_executable(path: Path, text: str) -> None:
 
 
 def write(report: Report, formats: list[str], output: Path | None, rules: list[Rule], mode: str = "full") -> None:
-    """One format to stdout or -o FILE; several into the folder -o DIR."""
+    """One format to stdout or -o FILE; several into the folder -o DIR. JSON
+    and SARIF escape what they must; every other format gets the report with
+    unprintable characters from captures shown escaped."""
+    shown = report
+    if set(formats) - {"json", "sarif"}:
+        from advisor.report import printable
+
+        shown = printable.report(report)
     if len(formats) > 1 and output is None:
         raise InputError("several --format values need -o DIR for the reports")
     if "script" in formats:
-        _write_scripts(report, output, into_folder=len(formats) > 1 or bool(output and output.is_dir()))
+        _write_scripts(shown, output, into_folder=len(formats) > 1 or bool(output and output.is_dir()))
         formats = [f for f in formats if f != "script"]
         if not formats:
             return
@@ -133,8 +140,9 @@ def write(report: Report, formats: list[str], output: Path | None, rules: list[R
     else:
         targets = [(formats[0], output)]
     for fmt, path in targets:
+        chosen = report if fmt in ("json", "sarif") else shown
         if path is None:
-            _render(report, fmt, rules, sys.stdout, mode)
+            _render(chosen, fmt, rules, sys.stdout, mode)
             continue
         tmp = path.with_name(f".{path.name}.tmp")  # written beside, then renamed: never half-written
         try:
@@ -142,7 +150,7 @@ def write(report: Report, formats: list[str], output: Path | None, rules: list[R
         except OSError as exc:
             raise InputError(f"{path}: cannot write ({exc.strerror})") from None
         try:
-            _render(report, fmt, rules, stream, mode)
+            _render(chosen, fmt, rules, stream, mode)
         finally:
             stream.close()
         try:

@@ -16,6 +16,7 @@ from advisor.engine.inputs import command_family, input_for
 from advisor.engine.model import Check, Rule, Severity
 from advisor.engine.policy import Policy
 from advisor.errors import RulePackError
+from advisor.shell import shell_word
 from advisor.facts.models import HostFacts
 from advisor.report.model import OTHER_PLATFORM, RUNTIME_REASON, Finding, FixStep, Result
 
@@ -128,10 +129,16 @@ def _show(value: Any) -> str:
     return str(value)
 
 
-def render(template: str, ns: dict[str, Any]) -> str:
+def _word(text: str | None) -> str | None:
+    return shell_word(text) if text else text
+
+
+def render(template: str, ns: dict[str, Any], shell: bool = False) -> str:
+    """`shell`: the template is a command line, and each value is made one shell word."""
     def value(m: re.Match[str]) -> str:
         path = m.group(1) if m.group(2) is None else f"{m.group(1)}.{m.group(2)}"
-        return _show(_lookup(ns, path))
+        shown = _show(_lookup(ns, path))
+        return shell_word(shown) if shell else shown
 
     return _TEMPLATE.sub(value, template).strip()
 
@@ -281,14 +288,14 @@ class Engine:
                 scope.ns["item"] = each
                 ns = scope.ns
                 steps.append(FixStep(
-                    command=render(remedy.command, ns), kind=remedy.kind,
-                    domain=render(remedy.domain, ns) if remedy.domain else domain,
+                    command=render(remedy.command, ns, shell=True), kind=remedy.kind,
+                    domain=_word(render(remedy.domain, ns) if remedy.domain else domain),
                     takes_effect=remedy.takes_effect,
                     check_first=render(remedy.check_first, ns) if remedy.check_first else None,
                     sets=render(remedy.sets, ns) if remedy.sets else None,
                     amount=_number(render(remedy.amount, ns)) if remedy.amount else None,
-                    also_restarts=[str(d) for d in _items(also, scope)] if also is not None else [],
-                    undo=render(remedy.undo, ns) if remedy.undo else None))
+                    also_restarts=[shell_word(str(d)) for d in _items(also, scope)] if also is not None else [],
+                    undo=render(remedy.undo, ns, shell=True) if remedy.undo else None))
         return steps
 
     @staticmethod

@@ -16,6 +16,7 @@ import re
 
 from advisor import __version__
 from advisor.report.model import ChangePlan, HostReport, PlanPhase, PlanStep, Report
+from advisor.shell import shell_word
 
 AFTER = "after-reboot"
 CONTROL_DOMAIN = "the control domain"  # where a guest's ldm steps run, when virtinfo did not name it
@@ -96,9 +97,10 @@ def _guard(two_parts: bool) -> list[str]:
 def _still_reconfiguring(control: str) -> list[str]:
     """Part 2 stops if the control domain has not rebooted: the third FLAGS
     letter of `ldm list` is d during a delayed reconfiguration."""
-    return [f"flags=$(ldm list {control} | awk 'NR == 2 {{ print $3 }}')",
+    word = shell_word(control)
+    return [f"flags=$(ldm list {word} | awk 'NR == 2 {{ print $3 }}')",
             'case "$flags" in',
-            f'    ??d*) echo "{control} is still in a delayed reconfiguration: reboot it, then run part 2" >&2; exit 1 ;;',
+            f"    ??d*) printf '%s is still in a delayed reconfiguration: reboot it, then run part 2\\n' {word} >&2; exit 1 ;;",
             "esac"]
 
 
