@@ -237,3 +237,28 @@ def test_a_value_from_a_capture_stays_one_shell_word_in_a_command() -> None:
     assert render("ldm set-core {s.cores} {s.name}", ns, shell=True) == "ldm set-core 4 'ldg1; reboot'"
     assert render("ldm set-core {s.cores} {s.name}", {"s": {"name": "ldg1", "cores": 4}}, shell=True) == \
         "ldm set-core 4 ldg1"
+
+
+# --- live-audit settings -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("inventory, said", [
+    ('{"_meta": "x", "all": {"hosts": ["a"]}}', "_meta.hostvars is not a mapping"),
+    ('{"_meta": {"hostvars": []}, "all": {"hosts": ["a"]}}', "_meta.hostvars is not a mapping"),
+    ('{"all": {"hosts": [5]}}', "all.hosts is not a list of host names"),
+    ('{"_meta": {"hostvars": {"a": {"ansible_port": "ssh"}}}}', "ansible_port 'ssh' is not a port number"),
+])
+def test_a_hostile_inventory_is_refused_in_one_line(cli, tmp_path: Path, inventory: str, said: str) -> None:
+    path = tmp_path / "inventory.json"
+    path.write_text(inventory)
+    res = cli("audit", "--inventory", str(path), "-f", "json", timeout=60)
+    errors = _one_line_errors(res)
+    assert res.returncode == 2 and said in errors[0], errors
+
+
+@pytest.mark.parametrize("line", ["Port abc", "ConnectTimeout soon", "Port 99999999999999999999"])
+def test_a_non_numeric_ssh_config_value_is_refused_in_one_line(cli, tmp_path: Path, line: str) -> None:
+    config = tmp_path / "ssh_config"
+    config.write_text(f"Host t5\n  HostName 127.0.0.1\n  {line}\n")
+    res = cli("audit", "t5", "--ssh-config", str(config), "-f", "json", timeout=60)
+    errors = _one_line_errors(res)
+    assert res.returncode == 2 and f"{config}: Host t5:" in errors[0], errors

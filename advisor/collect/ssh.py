@@ -19,6 +19,8 @@ from pathlib import Path
 
 import paramiko
 
+from advisor.errors import InputError
+
 MAX_OUTPUT_BYTES = 512 << 20
 
 
@@ -62,6 +64,19 @@ def _config(options: SshOptions) -> paramiko.SSHConfig:
     return paramiko.SSHConfig()
 
 
+def _number(cfg: dict, key: str, kind: type, alias: str, options: SshOptions, default: object = None):
+    """An ssh_config number, or one clear error naming the file, the host and the key."""
+    text = cfg.get(key, default)
+    try:
+        value = kind(text)
+    except (TypeError, ValueError):
+        value = None
+    if value is None or not 0 < value < (65536 if key == "port" else 86400):
+        where = options.ssh_config or "~/.ssh/config"
+        raise InputError(f"{where}: Host {alias}: {key} {str(text)[:40]!r} is not a valid number")
+    return value
+
+
 def resolve(target: str, options: SshOptions, *, hostname: str | None = None, port: int | None = None,
             user: str | None = None, top_level: bool = True) -> Endpoint:
     """`[user@]alias` -> endpoint, through ~/.ssh/config. Command-line -p/-i/user
@@ -69,8 +84,8 @@ def resolve(target: str, options: SshOptions, *, hostname: str | None = None, po
     at_user, _, alias = target.rpartition("@")
     cfg = _config(options).lookup(alias)
     jumps = [j.strip() for j in cfg.get("proxyjump", "").split(",") if j.strip() and j.strip() != "none"]
-    timeout = float(cfg["connecttimeout"]) if "connecttimeout" in cfg else options.connect_timeout
-    chosen_port = port or (options.port if top_level else None) or int(cfg.get("port", 22))
+    timeout = _number(cfg, "connecttimeout", float, alias, options) if "connecttimeout" in cfg else options.connect_timeout
+    chosen_port = port or (options.port if top_level else None) or _number(cfg, "port", int, alias, options, 22)
     chosen_user = user or at_user or (options.user if top_level else None) or cfg.get("user") or getpass.getuser()
     identities = [str(options.identity)] if (top_level and options.identity) else list(cfg.get("identityfile", []))
     return Endpoint(alias=alias, hostname=hostname or cfg.get("hostname", alias), port=chosen_port,

@@ -48,19 +48,31 @@ def from_inventory(path: Path) -> list[Target]:
     data = datafile.load_json(path, InputError, "the inventory (`ansible-inventory --list` output)")
     if not isinstance(data, dict):
         raise InputError(f"{path}: expected the JSON object `ansible-inventory --list` prints")
-    hostvars = data.get("_meta", {}).get("hostvars", {})
+    meta = data.get("_meta", {})
+    hostvars = meta.get("hostvars", {}) if isinstance(meta, dict) else None
+    if not isinstance(hostvars, dict):
+        raise InputError(f"{path}: _meta.hostvars is not a mapping of host names")
     names: list[str] = []
     for group, body in data.items():
         if group == "_meta" or not isinstance(body, dict):
             continue
-        for name in body.get("hosts", []):
-            if name not in names:
-                names.append(name)
+        hosts = body.get("hosts", [])
+        if not isinstance(hosts, list) or not all(isinstance(n, str) and n for n in hosts):
+            raise InputError(f"{path}: {group}.hosts is not a list of host names")
+        names += [n for n in hosts if n not in names]
     names += [n for n in hostvars if n not in names]
-    targets = []
-    for name in names:
-        hv = hostvars.get(name, {})
-        port = hv.get("ansible_port")
-        targets.append(Target(parse_spec(name, str(path)).spec, hostname=hv.get("ansible_host"),
-                              port=int(port) if port else None, user=hv.get("ansible_user")))
-    return targets
+    return [_inventory_target(path, name, hostvars.get(name, {})) for name in names]
+
+
+def _inventory_target(path: Path, name: str, hv: object) -> Target:
+    if not isinstance(hv, dict):
+        raise InputError(f"{path}: _meta.hostvars.{name} is not a mapping")
+    port = hv.get("ansible_port")
+    if port is not None and not (isinstance(port, int) or (isinstance(port, str) and port.isascii() and port.isdigit())) \
+            or port is not None and not 0 < int(port) < 65536:
+        raise InputError(f"{path}: _meta.hostvars.{name}.ansible_port {str(port)[:20]!r} is not a port number")
+    for key in ("ansible_host", "ansible_user"):
+        if hv.get(key) is not None and not isinstance(hv.get(key), str):
+            raise InputError(f"{path}: _meta.hostvars.{name}.{key} is not a string")
+    return Target(parse_spec(name, str(path)).spec, hostname=hv.get("ansible_host"),
+                  port=int(port) if port else None, user=hv.get("ansible_user"))
