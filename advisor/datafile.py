@@ -61,7 +61,7 @@ class ShapeError(ValueError):
         self.line = line
 
 
-def check_shape(text: str) -> None:
+def _check_shape(text: str) -> None:
     """Walks the YAML's events (libyaml's parser: no Python object is built)
     counting the values the document would hold once its aliases are expanded."""
     sizes: dict[str, int] = {}
@@ -89,9 +89,16 @@ def check_shape(text: str) -> None:
 
 
 def parse_yaml(text: str) -> Any:
-    if "&" in text or len(text) > 65536 or text.count("\n") > 200:
-        check_shape(text)  # only anchors, or a long file, can be too big or too deep to build
-    return yaml.load(text, Loader=SafeLoader)  # noqa: S506 - a safe loader, C or Python
+    """safe_load, with libyaml's safe loader where PyYAML has it, after
+    _check_shape has refused what would be too big or too deep to build."""
+    _check_shape(text)
+    if SafeLoader is yaml.SafeLoader:
+        return yaml.safe_load(text)
+    loader = SafeLoader(text)  # yaml.CSafeLoader: the same safe constructor over libyaml's parser
+    try:
+        return loader.get_single_data()
+    finally:
+        loader.dispose()
 
 
 def read_text(path: Path, error: type[AdvisorError], shown: str | None = None) -> str:

@@ -231,11 +231,11 @@ def test_names_from_captures_cannot_inject_into_any_report(cli, tmp_path: Path) 
 
 
 def test_a_value_from_a_capture_stays_one_shell_word_in_a_command() -> None:
-    from advisor.engine.evaluate import render
+    from advisor.engine.evaluate import render_command
 
     ns = {"s": {"name": "ldg1; reboot", "cores": 4}}
-    assert render("ldm set-core {s.cores} {s.name}", ns, shell=True) == "ldm set-core 4 'ldg1; reboot'"
-    assert render("ldm set-core {s.cores} {s.name}", {"s": {"name": "ldg1", "cores": 4}}, shell=True) == \
+    assert render_command("ldm set-core {s.cores} {s.name}", ns) == "ldm set-core 4 'ldg1; reboot'"
+    assert render_command("ldm set-core {s.cores} {s.name}", {"s": {"name": "ldg1", "cores": 4}}) == \
         "ldm set-core 4 ldg1"
 
 

@@ -133,14 +133,18 @@ def _word(text: str | None) -> str | None:
     return shell_word(text) if text else text
 
 
-def render(template: str, ns: dict[str, Any], shell: bool = False) -> str:
-    """`shell`: the template is a command line, and each value is made one shell word."""
+def render(template: str, ns: dict[str, Any], word: Callable[[str], str] = str) -> str:
+    """The template with its {s.x} values shown; `word` may change each value as shown."""
     def value(m: re.Match[str]) -> str:
         path = m.group(1) if m.group(2) is None else f"{m.group(1)}.{m.group(2)}"
-        shown = _show(_lookup(ns, path))
-        return shell_word(shown) if shell else shown
+        return word(_show(_lookup(ns, path)))
 
     return _TEMPLATE.sub(value, template).strip()
+
+
+def render_command(template: str, ns: dict[str, Any]) -> str:
+    """A command line: each value from the facts stands as one shell word."""
+    return render(template, ns, shell_word)
 
 
 class Engine:
@@ -288,14 +292,14 @@ class Engine:
                 scope.ns["item"] = each
                 ns = scope.ns
                 steps.append(FixStep(
-                    command=render(remedy.command, ns, shell=True), kind=remedy.kind,
+                    command=render_command(remedy.command, ns), kind=remedy.kind,
                     domain=_word(render(remedy.domain, ns) if remedy.domain else domain),
                     takes_effect=remedy.takes_effect,
                     check_first=render(remedy.check_first, ns) if remedy.check_first else None,
                     sets=render(remedy.sets, ns) if remedy.sets else None,
                     amount=_number(render(remedy.amount, ns)) if remedy.amount else None,
                     also_restarts=[shell_word(str(d)) for d in _items(also, scope)] if also is not None else [],
-                    undo=render(remedy.undo, ns, shell=True) if remedy.undo else None))
+                    undo=render_command(remedy.undo, ns) if remedy.undo else None))
         return steps
 
     @staticmethod

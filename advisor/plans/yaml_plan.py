@@ -44,8 +44,7 @@ def _line_for(lines: Lines, loc: tuple[Any, ...]) -> int | None:
 
 def _load(text: str) -> tuple[Any, Lines]:
     try:
-        datafile.check_shape(text)  # aliases that expand without end, or nesting past any plan's
-        data = datafile.parse_yaml(text)
+        data = datafile.parse_yaml(text)  # refuses aliases that expand without end, and deep nesting
         node = yaml.compose(text, Loader=datafile.SafeLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
