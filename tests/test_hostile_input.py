@@ -8,12 +8,16 @@ the installed `advisor` as a user would.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
 
+from advisor.collect import safetar, sosreport
+from advisor.errors import InputError
 from conftest import CAPTURES
 
 SECRET = "root:$6$SECRETHASHVALUE$abcdef:19000:0:99999:7:::"
@@ -125,6 +129,89 @@ def test_the_owners_own_hard_links_are_read(cli, tmp_path: Path) -> None:
     (tmp_path / "elsewhere.txt").hardlink_to(bundle / "etc-system.txt")
     res = cli("review", str(bundle), "-f", "json")
     assert res.returncode == 0, res.stderr
+
+
+# --- archives -----------------------------------------------------------------------------------
+
+_ZEROS = 1 << 20
+
+
+def _bomb(path: Path, members: list[tuple[str, int]], compress) -> Path:
+    """A real tar of members full of zeros, compressed as concatenated streams (gzip and xz
+    allow it) so that gigabytes cost a few megabytes and milliseconds to build."""
+    import tarfile
+
+    zeros = compress(bytes(_ZEROS))
+    with path.open("wb") as out:
+        for name, size in members:
+            info = tarfile.TarInfo(name)
+            info.size = size
+            out.write(compress(info.tobuf(format=tarfile.GNU_FORMAT)))
+            whole, rest = divmod(size, _ZEROS)
+            out.write(zeros * whole)
+            out.write(compress(bytes(rest + (-size % 512))))
+        out.write(compress(bytes(1024)))
+    return path
+
+
+@pytest.mark.parametrize("suffix, compress", [(".tar.gz", "gzip"), (".tar.xz", "lzma")])
+def test_an_archive_bomb_is_refused_before_it_is_written(cli, tmp_path: Path, suffix: str, compress: str) -> None:
+    import importlib
+
+    squeeze = importlib.import_module(compress).compress
+    bomb = _bomb(tmp_path / f"bomb{suffix}", [("b/uname-a.txt", 3 << 30)], squeeze)
+    assert bomb.stat().st_size < 16 << 20
+    started = time.monotonic()
+    res = cli("review", str(bomb), str(BUNDLE), "-f", "json", timeout=60)
+    errors = _one_line_errors(res)
+    assert time.monotonic() - started < 20
+    assert res.returncode == 2 and "larger than 2147483648 bytes; refused" in errors[0], errors
+    assert json.loads(res.stdout)["hosts"][0]["host"] == BUNDLE.name  # the other input is still reported
+
+
+def test_an_archive_of_too_many_members_is_refused(cli, tmp_path: Path) -> None:
+    import gzip
+    import tarfile
+
+    folder = tarfile.TarInfo("d")
+    folder.type = tarfile.DIRTYPE
+    path = tmp_path / "many.tar.gz"
+    path.write_bytes(gzip.compress(folder.tobuf() * (safetar.MAX_MEMBERS + 1) + bytes(1024), compresslevel=1))
+    res = cli("review", str(path), "-f", "json", timeout=120)
+    errors = _one_line_errors(res)
+    assert res.returncode == 2 and f"more than {safetar.MAX_MEMBERS:,} members; refused" in errors[0], errors
+
+
+def test_what_one_archive_unpacks_is_bounded_in_total_and_by_free_disk(tmp_path: Path, monkeypatch) -> None:
+    """The limits themselves are gigabytes; scaled down here so that a real archive reaches them."""
+    import gzip
+
+    archive = _bomb(tmp_path / "three.tar.gz", [(f"b/{n}.txt", 3 << 20) for n in "abc"], gzip.compress)
+    monkeypatch.setattr(safetar, "MAX_TOTAL_BYTES", 8 << 20)
+    with pytest.raises(InputError, match="unpacks to more than"):
+        safetar.extract(archive, _empty(tmp_path / "one"), "three.tar.gz")
+    monkeypatch.setattr(safetar, "MAX_TOTAL_BYTES", 64 << 20)
+    monkeypatch.setattr(safetar, "SPARE_BYTES", shutil.disk_usage(tmp_path).free)
+    with pytest.raises(InputError, match=r"not enough free disk .* member 'b/a.txt'"):
+        safetar.extract(archive, _empty(tmp_path / "two"), "three.tar.gz")
+
+
+def test_only_the_files_advisor_reads_are_unpacked_from_a_sosreport(tmp_path: Path) -> None:
+    import gzip
+
+    members = [("sosreport-h-1/sos_commands/kernel/uname_-a", 10), ("sosreport-h-1/var/log/journal.log", 5 << 20),
+               ("sosreport-h-1/sos_commands/networking/ethtool_-k_eth0", 10)]
+    archive = _bomb(tmp_path / "sosreport-h-1.tar.gz", members, gzip.compress)
+    dest = _empty(tmp_path / "out")
+    safetar.extract(archive, dest, archive.name, sosreport.wanted)
+    unpacked = sorted(p.relative_to(dest).as_posix() for p in dest.rglob("*") if p.is_file())
+    assert unpacked == ["sosreport-h-1/sos_commands/kernel/uname_-a",
+                        "sosreport-h-1/sos_commands/networking/ethtool_-k_eth0"]
+
+
+def _empty(path: Path) -> Path:
+    path.mkdir()
+    return path
 
 
 # --- data files: YAML, JSON, XML ------------------------------------------------------------------

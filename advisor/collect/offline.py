@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from advisor.collect import explorer, manifest as manifest_mod, safefs, safetar, sosreport
@@ -77,7 +78,7 @@ class Loader:
         self._count += 1
         dest = Path(self._scratch.name) / str(self._count)
         dest.mkdir()
-        safetar.extract(path, dest, shown)
+        safetar.extract(path, dest, shown, _members_wanted(path.name))
         root = _find_root(dest, explorer.is_explorer_root)
         if root is not None:
             return [_load_explorer(root, shown, explorer.host_from_name(path.name))]
@@ -113,6 +114,15 @@ class Loader:
         if not captures and not children:
             raise InputError(f"{shown}: no capture bundle or command output found")
         return captures
+
+
+def _members_wanted(name: str) -> Callable[[str], bool] | None:
+    """Explorer and sosreport archives, known by their names, are unpacked only for the files advisor reads."""
+    if explorer.host_from_name(name) is not None:
+        return explorer.wanted
+    if name.startswith("sosreport-"):
+        return sosreport.wanted
+    return None
 
 
 _PLANS = {"plan", "ldm-list-constraints-x"}

@@ -2,47 +2,90 @@
 
 from __future__ import annotations
 
+import shutil
 import tarfile
+from collections.abc import Callable, Iterable
 from pathlib import Path, PurePosixPath
 
 from advisor.errors import InputError
 
 MAX_MEMBER_BYTES = 2 << 30  # a kstat dump of a large host is far below this
+MAX_TOTAL_BYTES = 4 << 30  # everything unpacked from one archive
+MAX_MEMBERS = 100_000  # a large sosreport holds a few tens of thousands
+SPARE_BYTES = 256 << 20  # left free on the scratch disk after unpacking
 
 
 def _member_target(root: Path, member: tarfile.TarInfo, shown: str) -> Path | None:
+    """Where a member goes under `root` (already resolved), or None if it is not unpacked."""
     name = PurePosixPath(member.name)
     if name.is_absolute() or ".." in name.parts:
         raise InputError(f"{shown}: member {member.name!r} would be written outside the bundle; refused")
-    if member.isdir():
-        return None
-    if not member.isfile():
+    if not member.isfile() and not member.isdir():
         return None  # links, devices and fifos carry no command output
-    if member.size > MAX_MEMBER_BYTES:
+    if member.isfile() and member.size > MAX_MEMBER_BYTES:
         raise InputError(f"{shown}: member {member.name!r} is larger than {MAX_MEMBER_BYTES} bytes; refused")
     target = (root / Path(*name.parts)).resolve()
-    if not target.is_relative_to(root.resolve()):
+    if not target.is_relative_to(root):
         raise InputError(f"{shown}: member {member.name!r} would be written outside the bundle; refused")
     return target
 
 
-def extract(archive: Path, dest: Path, shown: str) -> None:
-    """Regular files only; absolute names, `..` and links are refused or skipped."""
+class _Budget:
+    """What one archive may still write: members, bytes, and the scratch disk's room.
+
+    Sizes are read from each member's header before any of its data is
+    decompressed, so a bomb is refused before it is written."""
+
+    def __init__(self, dest: Path, shown: str) -> None:
+        self.dest, self.shown = dest, shown
+        self.members = 0
+        self.written = 0
+
+    def count(self) -> None:
+        self.members += 1
+        if self.members > MAX_MEMBERS:
+            raise InputError(f"{self.shown}: more than {MAX_MEMBERS:,} members; refused")
+
+    def take(self, member: tarfile.TarInfo) -> None:
+        self.written += member.size
+        if self.written > MAX_TOTAL_BYTES:
+            raise InputError(f"{self.shown}: unpacks to more than {MAX_TOTAL_BYTES >> 30} GiB; refused")
+        if shutil.disk_usage(self.dest).free - member.size < SPARE_BYTES:
+            raise InputError(f"{self.shown}: not enough free disk in {self.dest.parent} to unpack "
+                             f"member {member.name!r} ({member.size:,} bytes); refused")
+
+
+def extract(archive: Path, dest: Path, shown: str, wanted: Callable[[str], bool] | None = None) -> None:
+    """Regular files only; absolute names, `..` and links are refused or skipped.
+
+    `wanted`, when given, says which member names are worth unpacking (the few
+    files advisor reads of an Explorer or a sosreport); the others are skipped."""
+    budget = _Budget(dest, shown)
+    root = dest.resolve()
     try:
         with tarfile.open(archive, mode="r:*") as tar:
             for member in tar:
-                target = _member_target(dest, member, shown)
-                if target is None:
+                budget.count()
+                target = _member_target(root, member, shown)
+                if target is not None and member.isdir():
+                    target.mkdir(parents=True, exist_ok=True)  # an Explorer or sosreport is known by its folders
                     continue
-                target.parent.mkdir(parents=True, exist_ok=True)
-                src = tar.extractfile(member)
-                if src is None:
+                if target is None or (wanted is not None and not wanted(member.name)):
                     continue
-                with src, target.open("wb") as out:
-                    while chunk := src.read(1 << 20):
-                        out.write(chunk)
+                budget.take(member)
+                _write(tar, member, target)
     except (tarfile.TarError, EOFError, OSError) as exc:
         raise InputError(f"{shown}: {_in_words(archive, exc)}") from None
+
+
+def _write(tar: tarfile.TarFile, member: tarfile.TarInfo, target: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    src = tar.extractfile(member)
+    if src is None:
+        return
+    with src, target.open("wb") as out:
+        while chunk := src.read(1 << 20):
+            out.write(chunk)
 
 
 _MAGIC = {b"\x1f\x8b": "gzip", b"BZh": "bzip2", b"\xfd7zXZ\x00": "xz"}
@@ -63,6 +106,12 @@ def _in_words(path: Path, exc: BaseException) -> str:
     if kind is not None:
         return f"the {kind} archive is corrupt or cut short"
     return "not a tar archive (plain, or compressed with gzip, bzip2 or xz)"
+
+
+def ends_with(member: str, paths: Iterable[str]) -> bool:
+    """The member's name is one of `paths`, at the archive's top or under one folder or more."""
+    name = member.removeprefix("./")
+    return any(name == rel or name.endswith("/" + rel) for rel in paths)
 
 
 def is_archive(path: Path) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from advisor.collect import safefs
+from advisor.collect import safefs, safetar
 
 SOS_FILES: list[tuple[str, str]] = [
     ("sos_commands/kernel/uname_-a", "uname-a"),
@@ -25,6 +25,17 @@ SOS_FILES: list[tuple[str, str]] = [
     ("sos_commands/networking/brctl_show", "brctl-show"),
 ]
 _PER_INTERFACE = re.compile(r"^ethtool_-([kc])_([A-Za-z0-9_.:-]+)$")
+
+
+_HOSTNAME_FILES = ("sos_commands/general/hostname", "sos_commands/host/hostname", "etc/hostname")
+
+
+def wanted(member: str) -> bool:
+    """An archive member advisor reads; a sosreport's logs and the rest are not unpacked."""
+    parent, _, name = member.rpartition("/")
+    if _PER_INTERFACE.match(name) and (parent == "sos_commands/networking" or parent.endswith("/sos_commands/networking")):
+        return True
+    return safetar.ends_with(member, [rel for rel, _ in SOS_FILES] + list(_HOSTNAME_FILES))
 
 
 def is_sos_root(path: Path) -> bool:
@@ -49,7 +60,7 @@ def files(root: Path) -> list[tuple[Path, str]]:
 
 
 def host_name(root: Path) -> str:
-    for rel in ("sos_commands/general/hostname", "sos_commands/host/hostname", "etc/hostname"):
+    for rel in _HOSTNAME_FILES:
         path = root / rel
         if path.is_file() and safefs.refusal(path, root) is None:
             with path.open(encoding="utf-8", errors="replace") as fh:
