@@ -351,3 +351,15 @@ def test_audit_equals_review_on_every_platform(sshd, access, bundle, system) -> 
         assert host["errors"] == [] and _comparable(host) == _comparable(offline)
     finally:
         sshd.assign("127.0.0.7", GUEST)
+
+
+def test_a_refused_ssh_config_entry_costs_its_host_only(sshd, access, tmp_path) -> None:
+    cfg = ssh_config(tmp_path / "config", {"good": {"HostName": "127.0.0.2", "User": "root"},
+                                           "bad": {"HostName": "127.0.0.3", "ConnectTimeout": "soon"}})
+    res = run_cli("audit", "bad", "good", "--ssh-config", str(cfg), *access, "-f", "json")
+    assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr
+    assert res.stderr.splitlines()[0] == f"advisor: {cfg}: Host bad: connecttimeout 'soon' is not a valid number"
+    hosts = {h["host"]: h for h in json.loads(res.stdout)["hosts"]}
+    assert hosts["bad"]["status"] == "unreachable" and hosts["good"]["detected"]["ldm_version"] == "3.4.0.3.6"
+    collected = run_cli("collect", "bad", "good", "--ssh-config", str(cfg), *access, "-o", str(tmp_path / "b"))
+    assert collected.returncode == 2 and (tmp_path / "b" / "good" / "manifest.yaml").is_file(), collected.stderr

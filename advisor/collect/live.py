@@ -21,6 +21,7 @@ import yaml
 from advisor.collect import allowlist
 from advisor.collect.ssh import CollectError, CommandTimeout, Session, SshOptions, KnownHosts, resolve
 from advisor.collect.targets import Target
+from advisor.errors import InputError
 
 STDERR_KEPT = 2000
 
@@ -30,6 +31,7 @@ class Collected:
     target: Target
     bundle: Path | None = None
     error: str | None = None
+    settings_error: str | None = None  # the user's ssh_config refused for this host: input error, not a network one
 
 
 def _safe_name(alias: str) -> str:
@@ -67,6 +69,14 @@ def _run_command(session: Session, command: allowlist.Command, privilege: str | 
 def collect_host(target: Target, options: SshOptions, dest: Path, privilege: str | None = None,
                  known: KnownHosts | None = None) -> Collected:
     """Writes dest/<alias>/ (replacing an older bundle of that host)."""
+    try:
+        return _collect(target, options, dest, privilege, known)
+    except InputError as exc:  # its ssh_config entry (or a jump host's): this host only
+        return Collected(target, error="its ssh_config entry was refused (said above)", settings_error=str(exc))
+
+
+def _collect(target: Target, options: SshOptions, dest: Path, privilege: str | None,
+             known: KnownHosts | None) -> Collected:
     endpoint = resolve(target.spec, options, hostname=target.hostname, port=target.port, user=target.user)
     final = dest / _safe_name(target.alias)
     tmp = dest / f".{final.name}.{secrets.token_hex(4)}.tmp"

@@ -72,7 +72,7 @@ def run_audit(targets: list[Target], options: SshOptions, privilege: str | None,
     finally:
         if scratch is not None:
             scratch.cleanup()
-    report = summarize(hosts, [], len(engine.rules))
+    report = summarize(hosts, [c.settings_error for c in order if c.settings_error], len(engine.rules))
     output.gate(report, fail_on, min_score)
     output.write(report, formats, out, rules)
     return output.exit_status(report)
@@ -82,9 +82,13 @@ def run_collect(targets: list[Target], options: SshOptions, privilege: str | Non
     collected = collect_all(targets, options, dest, privilege, parallel)
     failed = 0
     for c in collected:
+        if c.settings_error:
+            print(f"advisor: {c.settings_error}", file=sys.stderr)
         if c.bundle is not None:
             print(f"{c.target.alias}: {c.bundle}")
         else:
             failed += 1
             print(f"advisor: {c.target.alias}: not collected: {c.error}", file=sys.stderr)
+    if any(c.settings_error for c in collected):
+        return output.EXIT_INPUT
     return output.EXIT_UNREACHABLE if failed else output.EXIT_OK
