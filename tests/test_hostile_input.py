@@ -237,6 +237,34 @@ def test_a_hostile_policy_is_refused_in_one_line(cli, tmp_path: Path, name: str,
     assert len(errors) == 1 and said in errors[0] and str(policy) in errors[0], errors
 
 
+@pytest.mark.parametrize("where, text, said", [
+    ("policy", "params:\n  ldoms.ldc-budget: {{threshold: !!python/object/apply:os.system ['touch {pwned}']}}\n",
+     ":2: not valid YAML (could not determine a constructor for the tag"),
+    ("policy", "waivers: !!python/object/new:subprocess.Popen [['touch', '{pwned}']]\n", ":1: not valid YAML"),
+    ("plan", "format: advisor-plan/1\ndomains: !include {secret}\n", ":2: not valid YAML"),
+    ("manifest", "host: !!python/name:os.system\ncommands: []\n", "manifest.yaml:1: not valid YAML"),
+    ("policy", "intents:\n  site: '" + "A" * (17 << 20) + "'\n", "16 MiB"),
+])
+def test_yaml_tags_build_nothing_and_huge_scalars_are_refused(cli, tmp_path: Path, where: str, text: str,
+                                                              said: str) -> None:
+    pwned, secret = tmp_path / "pwned", _secret(tmp_path)
+    body = text.replace("{pwned}", str(pwned)).replace("{secret}", str(secret)).replace("{{", "{").replace("}}", "}")
+    bundle = _bundle(tmp_path)
+    args = ["review", str(bundle)]
+    if where == "policy":
+        (tmp_path / "p.yaml").write_text(body)
+        args += ["--policy", str(tmp_path / "p.yaml")]
+    elif where == "plan":
+        (tmp_path / "plan.yaml").write_text(body)
+        args.append(str(tmp_path / "plan.yaml"))
+    else:
+        (bundle / "manifest.yaml").write_text(body)
+    res = cli(*args, "-f", "json", timeout=60)
+    errors = _one_line_errors(res)
+    assert res.returncode == 2 and any(said in e for e in errors), errors
+    assert not pwned.exists() and "SECRETHASH" not in res.stdout + res.stderr
+
+
 def test_a_hostile_manifest_costs_its_bundle_only(cli, tmp_path: Path) -> None:
     bad = _bundle(tmp_path, "fleet/bad")
     (bad / "manifest.yaml").write_text("host: t5\ncollected: 2026-13-01T00:00:00Z\ncommands: []\n")
@@ -270,6 +298,43 @@ def test_an_xml_file_of_fifty_thousand_domains_is_refused_quickly(cli, tmp_path:
     res = cli("gate", str(xml), "-f", "json", timeout=60)
     errors = _one_line_errors(res)
     assert res.returncode == 2 and any("50,000 domains, more than the 1,024" in e for e in errors)
+
+
+GOOD_XML = Path(__file__).parent.parent / "fixtures" / "plans" / "t5-good-constraints.xml"
+_LAUGHS = "".join(f'<!ENTITY l{i + 1} "{f"&l{i};" * 10}">' for i in range(9))
+_XI = '<xi:include xmlns:xi="http://www.w3.org/2001/XInclude" href="{secret}" parse="text"/>'
+
+
+@pytest.mark.parametrize("name, edit, said", [
+    ("laughs", lambda x, s: x.replace("<Envelope", f'<!DOCTYPE Envelope [<!ENTITY l0 "lol">{_LAUGHS}]>\n<Envelope', 1)
+     .replace("primary-vsw0", "&l9;"), ":2: XML refused: a <!DOCTYPE> declaration"),
+    ("external-entity", lambda x, s: x.replace("<Envelope", f'<!DOCTYPE Envelope [<!ENTITY x SYSTEM "file://{s}">]>\n'
+                                               "<Envelope", 1).replace("primary-vsw0", "&x;"), "XML refused"),
+    ("parameter-entity", lambda x, s: x.replace("<Envelope", f'<!DOCTYPE Envelope [<!ENTITY % p SYSTEM "{s}"> %p;]>\n'
+                                                "<Envelope", 1), "XML refused"),
+    ("external-dtd", lambda x, s: x.replace("<Envelope", f'<!DOCTYPE Envelope SYSTEM "{s}">\n<Envelope', 1),
+     "XML refused"),
+    ("xinclude", lambda x, s: x.replace("<References/>", f"<References>{_XI.format(secret=s)}</References>"), None),
+    ("deep", lambda x, s: x.replace("<References/>", "<a>" * 100_000 + "</a>" * 100_000), None),
+    ("superscript-cores", lambda x, s: x.replace('"wcore">4<', '"wcore">\u00b32<'), ":19: domain primary: cores: "),
+    ("thousand-digit-cores", lambda x, s: x.replace('"wcore">4<', f'"wcore">{"9" * 5000}<'), ":19: domain primary: cores"),
+    ("absurd-cores", lambda x, s: x.replace('"wcore">4<', '"wcore">99999999999999999999<'), "less than or equal to 65536"),
+    ("big-attribute", lambda x, s: x.replace("<References/>", f'<References x="{"A" * (17 << 20)}"/>'), "16 Mi"),
+])
+def test_hostile_constraints_xml_reads_nothing_outside_and_costs_its_file_only(
+        cli, tmp_path: Path, name: str, edit, said: str | None) -> None:
+    secret = _secret(tmp_path)
+    xml = tmp_path / f"{name}-constraints.xml"
+    xml.write_text(edit(GOOD_XML.read_text(), secret), encoding="utf-8")
+    res = cli("review", str(xml), str(BUNDLE), "-f", "json", timeout=60)
+    errors = _one_line_errors(res)
+    assert "SECRETHASH" not in res.stdout + res.stderr
+    hosts = [h["host"] for h in json.loads(res.stdout)["hosts"]]
+    if said is None:  # read as a plan: the XInclude is not followed, the depth is no danger
+        assert res.returncode in (0, 1) and not errors and len(hosts) == 2, errors
+    else:
+        assert res.returncode == 2 and len(errors) == 1 and said in errors[0] and f"{xml}" in errors[0], errors
+        assert BUNDLE.name in hosts  # the other input is still reported
 
 
 def test_an_output_too_large_to_hold_is_refused(cli, tmp_path: Path) -> None:

@@ -138,7 +138,7 @@ def test_a_bad_plan_is_one_line_naming_file_and_line(tmp_path: Path, text: str, 
 @pytest.mark.parametrize("xml, line, message", [
     ('<?xml version="1.0"?>\n<Envelope><Content id="a">\n</Envelope>\n', 3, "not well-formed XML"),
     ('<?xml version="1.0"?>\n<domain type="kvm"/>\n', 1, "root element is <domain>"),
-    ('<?xml version="1.0"?>\n<!DOCTYPE r [<!ENTITY x "y">]>\n<Envelope/>\n', None, "XML refused"),
+    ('<?xml version="1.0"?>\n<!DOCTYPE r [<!ENTITY x "y">]>\n<Envelope/>\n', 2, "XML refused: a <!DOCTYPE>"),
     ('<Envelope xmlns:rasd="r"><Content id="a"><Item>\n<rasd:OtherResourceType>memory</rasd:OtherResourceType>'
      '<rasd:AllocationUnits>4X</rasd:AllocationUnits></Item></Content></Envelope>', 2, "'4X' is not a value like 16G"),
 ])

@@ -46,7 +46,8 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     ("nwmgr", re.compile(r"^[ \t]*=+(?:[ \t]+=+){3,}[ \t]*\n[ \t]*[a-z]+\d+\s+\S+\s+0x[0-9A-Fa-f]+\s", re.M)),
     ("release", re.compile(r"^(?:NAME|PRETTY_NAME)=", re.M)),
     ("plan", re.compile(r"^format:\s*['\"]?advisor-plan/\d", re.M)),
-    ("ldm-list-constraints-x", re.compile(r"\A\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*<(?:\w+:)?(?:Envelope|LDM_interface)\b", re.S)),
+    ("ldm-list-constraints-x", re.compile(r"\A\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*"
+                                         r"(?:<!DOCTYPE\s+(?:\w+:)?(?:Envelope|LDM_interface)\b|<(?:\w+:)?(?:Envelope|LDM_interface)\b)", re.S)),
 ]
 
 _PER_INTERFACE = [("ethtool-k", re.compile(r"^(?:Features|Offload parameters) for ([A-Za-z0-9_.:-]+):", re.M)),

@@ -74,6 +74,9 @@ def _props(item: Element) -> dict[str, str]:
     return out
 
 
+_REFUSED = {"DTDForbidden": ("a <!DOCTYPE> declaration", "<!DOCTYPE"),
+            "EntitiesForbidden": ("an entity declaration", "<!ENTITY"),
+            "ExternalReferenceForbidden": ("an external reference", "<!")}
 MAX_XML_CHARS = 16 << 20  # the constraints of a fully populated system are well under 1 MiB
 
 
@@ -86,7 +89,10 @@ def parse(text: str, file: str) -> LocatedPlan:
         line = exc.position[0] if getattr(exc, "position", None) else None
         raise ParseError(f"not well-formed XML ({str(exc).split(':')[0]})", line=line) from None
     except DefusedXmlException as exc:
-        raise ParseError(f"XML refused: {type(exc).__name__} (entity and DTD declarations are not read)") from None
+        what, mark = _REFUSED.get(type(exc).__name__, ("a declaration", "<!"))
+        found = text.find(mark)
+        raise ParseError(f"XML refused: {what}; advisor reads no DTD, entity or external reference",
+                         line=_line_of(text, found) if found >= 0 else None) from None
     if _local(root.tag) not in _ROOTS:
         raise ParseError(f"not ldm list-constraints -x output: the root element is <{_local(root.tag)}>, "
                          "not <Envelope> or <LDM_interface>", line=1)
@@ -141,7 +147,7 @@ def _apply(domain: dict[str, Any], roles: set[str], kind: str, props: dict[str, 
     elif kind == "cpu":
         wcore = _int_or_text(props.get("wcore", "0"))
         units = _int_or_text(props.get("AllocationUnits", ""))
-        if isinstance(wcore, int) and wcore > 0:
+        if isinstance(wcore, str) or wcore > 0:  # whole cores; a wcore that is not a count is named by the schema
             domain["cores"] = wcore
         elif units != "":
             domain["vcpus"] = units
@@ -174,4 +180,6 @@ def _apply(domain: dict[str, Any], roles: set[str], kind: str, props: dict[str, 
 
 
 def _int_or_text(value: str) -> int | str:
-    return int(value) if value.strip().isdigit() else value
+    """A count in ASCII digits; anything else (superscripts, thousands of digits) is left for the schema to name."""
+    digits = value.strip()
+    return int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= 18 else value

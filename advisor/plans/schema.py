@@ -103,13 +103,17 @@ class PlanVf(BaseModel):
     mtu: Mtu | None = None
 
 
+_MANY = 1 << 16
+
+
 class PlanDomain(BaseModel):
     model_config = _STRICT
     name: str = Field(min_length=1)
     roles: list[Role] = []
-    cores: int | None = Field(default=None, gt=0)  # whole cores (ldm set-core)
-    vcpus: int | None = Field(default=None, gt=0)  # threads (ldm set-vcpu)
-    max_cores: int | Literal["unlimited"] | None = None
+    # Bounds far above any SPARC system (an M6-32 has 384 cores, 3,072 threads): a larger figure is a typo.
+    cores: int | None = Field(default=None, gt=0, le=_MANY)  # whole cores (ldm set-core)
+    vcpus: int | None = Field(default=None, gt=0, le=_MANY)  # threads (ldm set-vcpu)
+    max_cores: Annotated[int, Field(le=_MANY)] | Literal["unlimited"] | None = None
     memory: Size | None = None
     extended_mapin_space: OnOff | None = None
     vsws: list[PlanVsw] = []
