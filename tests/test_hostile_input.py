@@ -18,10 +18,35 @@ import pytest
 
 from advisor.collect import safetar, sosreport
 from advisor.errors import InputError
-from conftest import CAPTURES
+from conftest import CAPTURES, run_cli_measured
 
 SECRET = "root:$6$SECRETHASHVALUE$abcdef:19000:0:99999:7:::"
 BUNDLE = CAPTURES / "t5-primary-untuned"
+
+
+BASE_MEMORY = 256 << 20  # advisor itself needs about 45 MiB
+
+
+def _largest_file(args: tuple[str, ...]) -> int:
+    sizes = [0]
+    for arg in args:
+        path = Path(arg)
+        if path.is_file():
+            sizes.append(path.stat().st_size)
+        elif path.is_dir():
+            sizes += [p.stat().st_size for p in path.rglob("*") if p.is_file() and not p.is_symlink()]
+    return max(sizes)
+
+
+@pytest.fixture
+def cli():
+    """The installed advisor, whose peak memory must stay within a small multiple of its largest input."""
+    def run(*args: str, **kwargs):
+        res, peak = run_cli_measured(*args, **kwargs)
+        bound = BASE_MEMORY + 4 * _largest_file(args)
+        assert peak <= bound, f"peak memory {peak >> 20} MiB, over the bound of {bound >> 20} MiB"
+        return res
+    return run
 
 
 def _bundle(tmp_path: Path, name: str = "b") -> Path:
