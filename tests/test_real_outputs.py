@@ -21,7 +21,8 @@ from conftest import review
 REAL = Path(__file__).parent / "real"
 # `ldm list-bindings` prints the sections of `ldm list -l` and is read as such.
 _ALIASES = {"ldm-list-bindings": {"ldm-list-l", "ldm-list-l-p"},
-            "xl-list": {"xl-list", "xm-list"}, "xl-info": {"xl-info", "xm-info"}}  # xm prints the same form
+            "xl-list": {"xl-list", "xm-list"}, "xl-info": {"xl-info", "xm-info"},  # xm prints the same form
+            "xm-info": {"xm-info", "xl-info"}}  # on Xen 4, without its command line, xm info is xl info's form
 
 
 @dataclass

@@ -86,7 +86,9 @@ def _undouble(lines: list[Line]) -> list[Line]:
     return lines
 
 
-_ELISION = re.compile(r"^\s*(?:\.{3,}|(?:\.\s){2,}\.|\u2026|\[\s*(?:\.{3}|\u2026|snip|snipped|output (?:truncated|omitted))\s*\])\s*$", re.I)
+_ELISION = re.compile(r"^\s*(?:\.{3,}|(?:\.\s){2,}\.|\u2026|\[\s*(?:\.{3}|\u2026|snip|snipped|output (?:truncated|omitted))\s*\]"
+                      r"|(?:\.{3}|\u2026)[ \t]*(?:snip(?:ped)?|cut|output (?:truncated|omitted))\b[\w \t]{0,30}(?:\.{3}|\u2026)?)\s*$",
+                      re.I)  # the last: "...snipped rest of data..."
 
 
 _PASSWORD = re.compile(r"^\s*(?:\[sudo\] password for \S+:|Password:)\s*$")  # sudo's prompt, not output

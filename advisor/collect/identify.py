@@ -27,6 +27,10 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     ("xl-vcpu-list", re.compile(r"^[ \t]*Name\s+ID\s+VCPU\s+CPU\s+State\s+Time\(s\)\s+Affinity\s*\(Hard", re.M)),
     ("xm-vcpu-list", re.compile(r"^[ \t]*Name\s+ID\s+VCPUs?\s+CPU\s+State\s+Time\(s\)\s+CPU\s+Affinity", re.M)),
     ("xl-list", re.compile(r"^[ \t]*Name\s+ID\s+Mem(?:\(MiB\))?\s+VCPUs\s+State\s+Time\(s\)", re.M)),
+    # xl first shipped with Xen 4.0: Xen 3 and xend's own fields (system, sockets_per_node, xen_params) are xm's
+    ("xm-info", re.compile(r"\A(?=(?:.*\n)*?[ \t]*(?:host|nr_cpus)[ \t]+:)"
+                            r"(?=(?:.*\n)*?[ \t]*(?:xen_major[ \t]+:[ \t]*[0-3][ \t]*$|(?:system|sockets_per_node|xen_params)[ \t]+:))",
+                            re.M)),
     ("xl-info", re.compile(r"^[ \t]*(?:host|release|nr_cpus|xen_major)\s+:.*\n(?:.*\n)*?[ \t]*(?:nr_cpus|xen_major|xen_version)\s+:",
                             re.M)),
     ("brctl-show", re.compile(r"\A\s*bridge name\s+bridge id\s+STP enabled", re.I)),
