@@ -302,6 +302,23 @@ def test_a_hostile_manifest_costs_its_bundle_only(cli, tmp_path: Path) -> None:
     assert [h["source"].rsplit("/", 1)[-1] for h in json.loads(res.stdout)["hosts"]] == ["good"]
 
 
+@pytest.mark.parametrize("edit, said", [
+    (lambda m: m, "uname-a.txt: sha256 differs from manifest.yaml; not read"),  # the file was changed after collection
+    (lambda m: m.replace("sha256: d72e", "sha256: [d72e", 1).replace("a1c}", "a1c]}", 1), "manifest.yaml:"),
+    (lambda m: m.replace("exit_status: 0", "exit_status: " + "9" * 5000, 1), "manifest.yaml:5:"),
+])
+def test_a_manifest_that_does_not_match_its_files_is_said(cli, tmp_path: Path, edit, said: str) -> None:
+    bundle = tmp_path / "s11"
+    shutil.copytree(CAPTURES / "s11-guest-tuned", bundle)
+    (bundle / "uname-a.txt").write_text("SunOS evil 5.11 11.4.0.15.0 sun4v sparc sun4v\n")
+    manifest = bundle / "manifest.yaml"
+    manifest.write_text(edit(manifest.read_text()))
+    res = cli("review", str(bundle), str(BUNDLE), "-f", "json")
+    errors = _one_line_errors(res)
+    assert res.returncode == 2 and any(said in e for e in errors), errors
+    assert "evil" not in res.stdout and BUNDLE.name in {h["host"] for h in json.loads(res.stdout)["hosts"]}
+
+
 @pytest.mark.parametrize("text, said", [
     ("[" * 200_000 + "]" * 200_000, "nested too deeply"),
     ('{"hosts": 5}', "not an advisor JSON report"),
