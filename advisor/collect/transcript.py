@@ -64,12 +64,12 @@ def _prompt(text: str) -> tuple[str | None, str] | None:
             host = m.groupdict().get("host")
             if not command:
                 return None
-            if pattern is _PROMPTS[-1] and identify_command(command) is None:
-                return None  # `word# text` only as a prompt before a command advisor reads
+            if pattern is _PROMPTS[-1] and not _of_a_tool(command):
+                return None  # `word# text` only as a prompt before a command of the tools advisor reads
             return (host if host and host.lower() not in _NOT_HOSTS else None), command
     if m := _BARE.match(text):
         command = text[m.end():].strip()
-        if command and identify_command(command) is not None:
+        if command and _of_a_tool(command):
             return None, command
     for m in _ANY_PROMPT_END.finditer(text):  # any other prompt, before a command advisor reads
         command = text[m.end():].strip()
@@ -82,6 +82,11 @@ def _prompt(text: str) -> tuple[str | None, str] | None:
 
 _TOOLS = {"ldm", "kstat", "dladm", "ipadm", "ndd", "virtinfo", "psrinfo", "pkg", "showrev", "uname", "xm", "xl",
           "brctl", "ip", "ethtool", "sysctl", "lspci", "lanscan", "nwmgr", "lanadmin", "sudo", "pfexec"}
+
+
+def _of_a_tool(command: str) -> bool:
+    """A command advisor reads, or another use of one of its tools (listed as skipped, never read as output)."""
+    return identify_command(command) is not None or command.split()[0] in _TOOLS
 
 
 def _bare_command(text: str, previous: str) -> str | None:
@@ -116,24 +121,38 @@ def split(text: str) -> Transcript | None:
         if found is not None:
             host, command_text = found
             command = identify_command(command_text)
-            if command is None:
+            if command is None and "|" in command_text:
                 skipped.append(f"line {ln.number}: `{command_text[:60]}` (not a command advisor reads)")
                 current = None
                 continue
-            current = Segment(command, host, ln.number)
+            current = Segment(command or Command("", command_text), host, ln.number)  # "": judged by content
             segments.append(current)
         elif current is not None:
             current.lines.append(ln)
         elif ln.text.strip():
             loose.append(ln.number)
+    for seg in segments:
+        _trim(seg)
+    segments = [seg for seg in segments if _by_content(seg, skipped)]
     if not segments:
         commands = [s for s in skipped if "not a command advisor reads" in s]
         return Transcript([], commands) if commands else None
     if loose:
         skipped.insert(0, f"{_ranges(loose)}: not command output (text around the commands)")
-    for seg in segments:
-        _trim(seg)
     return Transcript(segments, skipped)
+
+
+def _by_content(seg: Segment, skipped: list[str]) -> bool:
+    """Another form of a tool advisor reads (plain `virtinfo`): its output is judged by content,
+    and set aside as skipped when it is none advisor reads."""
+    if seg.command.command_id:
+        return True
+    cid = identify_text("\n".join(ln.text for ln in seg.lines[:2000]) + "\n")
+    if cid is None:
+        skipped.append(f"line {seg.prompt_line}: `{seg.command.line[:60]}` (not a command advisor reads)")
+        return False
+    seg.command = Command(cid, seg.command.line)
+    return True
 
 
 def one_output(text: str) -> Transcript | None:
