@@ -41,29 +41,34 @@ def run_cli(*args: str, cwd: Path | None = None, input: str | None = None,
                           cwd=cwd or ROOT, env=env, input=input, timeout=timeout)
 
 
+# Linux carries a process's peak RSS across fork and exec, so advisor started straight from this
+# (large) test process would report the tests' own peak. A small wrapper starts it instead and
+# reports what wait4 says of it (and of the workers it waited for).
+_MEASURE = ("import os, subprocess, sys\n"
+            "p = subprocess.Popen(sys.argv[2:])\n"
+            "_, status, usage = os.wait4(p.pid, 0)\n"
+            "open(sys.argv[1], 'w').write(str(usage.ru_maxrss << 10))\n"
+            "sys.exit(os.waitstatus_to_exitcode(status) % 256)\n")
+
+
 def run_cli_measured(*args: str, timeout: float = 120,
                      env: dict[str, str] | None = None) -> tuple[subprocess.CompletedProcess[str], int]:
     """run_cli, and the peak resident memory (bytes) of advisor and the workers it waited for."""
-    import threading
+    import signal
+    import tempfile
 
     env = {**os.environ, "COLUMNS": "80", "TERM": "dumb", **(env or {})}
-    proc = subprocess.Popen([*_entry_point(), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, cwd=ROOT, env=env)
-    streams: dict[str, str] = {}
-    readers = [threading.Thread(target=lambda n=n, f=f: streams.__setitem__(n, f.read()))
-               for n, f in (("out", proc.stdout), ("err", proc.stderr))]
-    for r in readers:
-        r.start()
-    killer = threading.Timer(timeout, proc.kill)
-    killer.start()
-    _, status, usage = os.wait4(proc.pid, 0)  # communicate() would reap it and lose the usage
-    killer.cancel()
-    for r in readers:
-        r.join()
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode == -9:
-        raise subprocess.TimeoutExpired(proc.args, timeout)
-    return subprocess.CompletedProcess(proc.args, proc.returncode, streams["out"], streams["err"]), usage.ru_maxrss << 10
+    with tempfile.NamedTemporaryFile("r", suffix=".rss") as peak:
+        proc = subprocess.Popen([sys.executable, "-c", _MEASURE, peak.name, *_entry_point(), *args],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env,
+                                start_new_session=True)
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            raise
+        return subprocess.CompletedProcess(proc.args, proc.returncode, out, err), int(peak.read() or 0)
 
 
 @pytest.fixture
