@@ -231,3 +231,12 @@ def test_one_script_per_host_into_a_folder(tmp_path: Path) -> None:
     assert "xl vcpu-pin" in xen or "xm vcpu-pin" in xen
     clean = (out / "t5-primary-tuned.remediation.sh").read_text()
     assert "# Nothing to change here." in clean
+
+
+def test_a_script_file_name_fits_any_file_system_whatever_the_host_name() -> None:
+    from advisor.report.script import file_name
+
+    long_a, long_b = "h" * 5000 + "a", "h" * 5000 + "b"  # a damaged capture can make any host name
+    names = {file_name(long_a), file_name(long_b)}
+    assert len(names) == 2 and all(len(n.encode()) <= 255 and "/" not in n for n in names)
+    assert file_name("t5-primary") == "t5-primary.remediation.sh"

@@ -22,8 +22,16 @@ AFTER = "after-reboot"
 CONTROL_DOMAIN = "the control domain"  # where a guest's ldm steps run, when virtinfo did not name it
 
 
+_LONGEST = 120  # file systems allow 255 bytes a name; a host name from a capture may be anything
+
+
 def file_name(host: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]", "_", host) + ".remediation.sh"
+    safe = re.sub(r"[^A-Za-z0-9._-]", "_", host)
+    if len(safe) > _LONGEST:  # cut, and told apart from other long names by a digest of the whole
+        import hashlib
+
+        safe = f"{safe[:_LONGEST - 13]}-{hashlib.sha256(host.encode()).hexdigest()[:12]}"
+    return safe + ".remediation.sh"
 
 
 def control_file_name(h: HostReport) -> str:
