@@ -456,3 +456,22 @@ def test_a_non_numeric_ssh_config_value_is_refused_in_one_line(cli, tmp_path: Pa
     res = cli("audit", "t5", "--ssh-config", str(config), "-f", "json", timeout=60)
     errors = _one_line_errors(res)
     assert res.returncode == 2 and f"{config}: Host t5:" in errors[0], errors
+
+
+# --- work stays linear --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("fill", [" " * (1 << 18), "\t" * (1 << 18), "x" * (1 << 18)])
+def test_a_long_run_of_blanks_or_one_word_in_every_file_is_read_in_time(cli, tmp_path: Path, fill: str) -> None:
+    """Quadratic patterns (a lazy `.*?` or two adjacent `\\s` runs) took minutes on such a line."""
+    bundles = [p for p in sorted(CAPTURES.iterdir()) if p.is_dir() and not p.name.startswith("sosreport")]
+    for source in bundles:
+        bundle = shutil.copytree(source, tmp_path / source.name)
+        for path in bundle.iterdir():
+            if path.name != "manifest.yaml":
+                lines = path.read_text().splitlines(True)
+                half = len(lines) // 2
+                path.write_text("".join(lines[:half]) + f"{lines[half].rstrip()}{fill}end\n" + "".join(lines[half + 1:])
+                                if lines else fill)
+    res = cli("review", *map(str, (tmp_path / b.name for b in bundles)), "-f", "json", timeout=120)
+    _one_line_errors(res)
+    assert res.returncode in (0, 1, 2, 3) and len(json.loads(res.stdout)["hosts"]) == len(bundles)

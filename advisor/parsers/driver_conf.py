@@ -12,7 +12,8 @@ import re
 from advisor.errors import ParseError
 from advisor.parsers.text import numbered
 
-_ASSIGN = re.compile(r'([A-Za-z_][\w-]*)\s*=\s*("[^"]*"|[^\s;,]+(?:\s*,\s*[^\s;,]+)*)')
+# possessive, and a name only where a word starts: linear even on a line of one long word
+_ASSIGN = re.compile(r'(?<![\w-])([A-Za-z_][\w-]*+)\s*+=\s*+("[^"]*+"|[^\s;,]++(?:\s*+,\s*+[^\s;,]++)*+)')
 
 
 def parse(text: str) -> dict[str, tuple[str, int]]:

@@ -44,13 +44,17 @@ def _value(raw: str) -> int | str:
         return raw
 
 
+_TRAILING_COMMENT = re.compile(r"(?<=\s)[*#]")
+
+
 def parse(text: str) -> dict[str, SystemSetting]:
     settings: dict[str, SystemSetting] = {}
     for ln in numbered(text):
         s = ln.text.strip()
         if not s or s.startswith(("*", "#")):
             continue
-        s = re.split(r"\s+[*#]", s, maxsplit=1)[0].strip()  # trailing comment
+        if comment := _TRAILING_COMMENT.search(s):  # a lookbehind: `\s+[*#]` is quadratic on a long run of spaces
+            s = s[:comment.start()].strip()
         if _DIRECTIVE.match(s):
             continue
         m = _SET.match(s)

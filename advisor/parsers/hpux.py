@@ -202,7 +202,7 @@ class NwmgrAttrs:
 
 
 _ATTR_HEADING = re.compile(r"^(?P<name>[a-z]+\d+)\s+current values\s*:?\s*$", re.I)
-_ATTR = re.compile(r"^(?P<key>[A-Za-z][^=]*?)\s*=\s*(?P<value>.*?)\s*$")
+_ATTR = re.compile(r"^(?P<key>[A-Za-z][^=]*+)=(?P<value>.*)$")  # stripped in code: lazy `.*?\s*$` is quadratic
 # A further value of a list attribute, alone on its line: `IPV4 Recv CKO`, `64Bit MIB Support`.
 _MORE = re.compile(r"^(?=.*[A-Za-z])[A-Za-z0-9][\w ./()+,-]*$")
 
@@ -227,8 +227,8 @@ def parse_nwmgr_attrs(text: str) -> NwmgrAttrs:
                 raise ParseError(f"a second interface ({m.group('name')}) in one nwmgr attribute file", line=ln.number)
             instance, last = m.group("name"), None
         elif m := _ATTR.match(s):
-            last = m.group("key")
-            values.setdefault(last, (m.group("value"), ln.number))
+            last = m.group("key").rstrip()
+            values.setdefault(last, (m.group("value").strip(), ln.number))
         elif last is not None and _MORE.match(s):
             more.setdefault(last, []).append((s, ln.number))
         else:

@@ -105,7 +105,8 @@ class PsrInfo:
 # "The UltraSPARC-IIIi physical processor has 1 virtual processor (0)" (Solaris 9 and early 10).
 _PHYS = re.compile(r"The (?:\S+ )?physical processor has (?:(\d+) cores? and )?(\d+) virtual processors?")
 _CORE = re.compile(r"The core has (\d+) virtual processors?")
-_MODEL = re.compile(r"^\s+(\S.*?)\s+\((?:chipid|cpuid|portid)")
+_MODEL = re.compile(r"^\s++(\S++(?>\s++(?:[^\s(]|\((?!chipid|cpuid|portid))\S*+)*+)"  # atomic: linear on long blank runs
+                    r"\s++\((?:chipid|cpuid|portid)")
 
 
 def parse_psrinfo(text: str) -> PsrInfo:

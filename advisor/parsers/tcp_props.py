@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from advisor.errors import ParseError
 from advisor.parsers.text import Header, numbered
 
-_NDD_PAIR = re.compile(r"^((?:tcp_)?[a-z]\w*)\s*(?:=\s*|\s+)(-?\d+)\s*$")  # `ndd -get` of a name: its value
-_NDD_NAME = re.compile(r"^(tcp_\w+)(?:\s*\(.*\))?\s*$")
+_NDD_PAIR = re.compile(r"^((?:tcp_)?[a-z]\w*+)(?:\s*+=\s*+|\s++)(-?\d++)\s*+$")  # `ndd -get` of a name: its value
+_NDD_NAME = re.compile(r"^(tcp_\w++)(?:\s*+\(.*\))?\s*+$")
 
 
 @dataclass

@@ -22,7 +22,7 @@ from advisor.errors import ParseError
 from advisor.parsers.text import Line, numbered
 
 _ROW = re.compile(r"^(?P<name>\S+)\s+(?P<id>\d+)\s+(?P<vcpu>\d+)\s+(?P<cpu>\d+|-)\s+(?P<state>[-rbp]{3})\s+"
-                  r"(?P<time>\d+(?:\.\d+)?)\s+(?P<affinity>\S.*?)\s*$")
+                  r"(?P<time>\d+(?:\.\d+)?)\s+(?P<affinity>\S.*)$")  # the line is stripped: no lazy `.*?\s*$` (quadratic)
 # A row a mail client wrapped: cut after Time(s) or after xl's `hard /`, the rest alone on the next line.
 _CUT_ROW = re.compile(r"^\S+\s+\d+\s+\d+\s+(?:\d+|-)\s+[-rbp]{3}\s+\d+(?:\.\d+)?(?:\s+\S+\s*/)?$")
 _AFFINITY = r"(?:all|any cpu|nodes:[\d,^-]+|\^?\d+(?:-\d+)?(?:,\^?\d+(?:-\d+)?)*)"
@@ -86,7 +86,7 @@ def parse_vcpu_list(text: str) -> list[VCpu]:
                 raise ParseError("the listing stopped on a libxl error: the domains after it are missing",
                                  line=ln.number)
             raise ParseError("not a vcpu-list row", line=ln.number)
-        hard, soft = m.group("affinity"), None
+        hard, soft = m.group("affinity").rstrip(), None
         if xl:
             hard, sep, soft = hard.partition(" / ")
             if not sep:
