@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import shlex
 
-_SAFE = re.compile(r"[A-Za-z0-9_.,:/=@%+ -]*")
+_SAFE = re.compile(r"[A-Za-z0-9_.,:/=@%+-]*")
 # advisor's own placeholders (`<domain>` where a loose dump names none), kept
 # as the reader is meant to replace them; on their own they only make a shell
 # refuse the line (`<` wants a file, `>` a word)

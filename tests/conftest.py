@@ -33,12 +33,15 @@ def _entry_point() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "advisor"]
 
 
+def _env(extra: dict[str, str] | None) -> dict[str, str]:
+    return {**os.environ, "COLUMNS": "80", "TERM": "dumb", **(extra or {})}
+
+
 def run_cli(*args: str, cwd: Path | None = None, input: str | None = None,
             timeout: float = 120, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """The installed `advisor` entry point, as a user runs it (not a TTY)."""
-    env = {**os.environ, "COLUMNS": "80", "TERM": "dumb", **(env or {})}
     return subprocess.run([*_entry_point(), *args], capture_output=True, text=True,
-                          cwd=cwd or ROOT, env=env, input=input, timeout=timeout)
+                          cwd=cwd or ROOT, env=_env(env), input=input, timeout=timeout)
 
 
 # Linux carries a process's peak RSS across fork and exec, so advisor started straight from this
@@ -57,10 +60,9 @@ def run_cli_measured(*args: str, timeout: float = 120,
     import signal
     import tempfile
 
-    env = {**os.environ, "COLUMNS": "80", "TERM": "dumb", **(env or {})}
     with tempfile.NamedTemporaryFile("r", suffix=".rss") as peak:
         proc = subprocess.Popen([sys.executable, "-c", _MEASURE, peak.name, *_entry_point(), *args],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=_env(env),
                                 start_new_session=True)
         try:
             out, err = proc.communicate(timeout=timeout)

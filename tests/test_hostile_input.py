@@ -8,9 +8,12 @@ the installed `advisor` as a user would.
 
 from __future__ import annotations
 
+import gzip
 import json
+import lzma
 import os
 import shutil
+import tarfile
 import time
 from pathlib import Path
 
@@ -141,8 +144,6 @@ def test_a_hostile_bundle_does_not_stop_the_others(cli, tmp_path: Path, other_fi
     (bad / "etc-system.txt").symlink_to(_secret(tmp_path))
     _bundle(tmp_path, "fleet/m-good")
     res = cli("review", str(tmp_path / "fleet"), "-f", "json")
-    import json
-
     hosts = {h["source"].rsplit("/", 1)[-1]: h for h in json.loads(res.stdout)["hosts"]}
     assert res.returncode == 2
     assert hosts["m-good"]["errors"] == [] and hosts["m-good"]["findings"]
@@ -164,8 +165,6 @@ _ZEROS = 1 << 20
 def _bomb(path: Path, members: list[tuple[str, int]], compress) -> Path:
     """A real tar of members full of zeros, compressed as concatenated streams (gzip and xz
     allow it) so that gigabytes cost a few megabytes and milliseconds to build."""
-    import tarfile
-
     zeros = compress(bytes(_ZEROS))
     with path.open("wb") as out:
         for name, size in members:
@@ -179,12 +178,9 @@ def _bomb(path: Path, members: list[tuple[str, int]], compress) -> Path:
     return path
 
 
-@pytest.mark.parametrize("suffix, compress", [(".tar.gz", "gzip"), (".tar.xz", "lzma")])
-def test_an_archive_bomb_is_refused_before_it_is_written(cli, tmp_path: Path, suffix: str, compress: str) -> None:
-    import importlib
-
-    squeeze = importlib.import_module(compress).compress
-    bomb = _bomb(tmp_path / f"bomb{suffix}", [("b/uname-a.txt", 3 << 30)], squeeze)
+@pytest.mark.parametrize("suffix, compress", [(".tar.gz", gzip.compress), (".tar.xz", lzma.compress)])
+def test_an_archive_bomb_is_refused_before_it_is_written(cli, tmp_path: Path, suffix: str, compress) -> None:
+    bomb = _bomb(tmp_path / f"bomb{suffix}", [("b/uname-a.txt", 3 << 30)], compress)
     assert bomb.stat().st_size < 16 << 20
     started = time.monotonic()
     res = cli("review", str(bomb), str(BUNDLE), "-f", "json", timeout=60)
@@ -195,9 +191,6 @@ def test_an_archive_bomb_is_refused_before_it_is_written(cli, tmp_path: Path, su
 
 
 def test_an_archive_of_too_many_members_is_refused(cli, tmp_path: Path) -> None:
-    import gzip
-    import tarfile
-
     folder = tarfile.TarInfo("d")
     folder.type = tarfile.DIRTYPE
     path = tmp_path / "many.tar.gz"
@@ -209,8 +202,6 @@ def test_an_archive_of_too_many_members_is_refused(cli, tmp_path: Path) -> None:
 
 def test_what_one_archive_unpacks_is_bounded_in_total_and_by_free_disk(tmp_path: Path, monkeypatch) -> None:
     """The limits themselves are gigabytes; scaled down here so that a real archive reaches them."""
-    import gzip
-
     archive = _bomb(tmp_path / "three.tar.gz", [(f"b/{n}.txt", 3 << 20) for n in "abc"], gzip.compress)
     monkeypatch.setattr(safetar, "MAX_TOTAL_BYTES", 8 << 20)
     with pytest.raises(InputError, match="unpacks to more than"):
@@ -222,8 +213,6 @@ def test_what_one_archive_unpacks_is_bounded_in_total_and_by_free_disk(tmp_path:
 
 
 def test_only_the_files_advisor_reads_are_unpacked_from_a_sosreport(tmp_path: Path) -> None:
-    import gzip
-
     members = [("sosreport-h-1/sos_commands/kernel/uname_-a", 10), ("sosreport-h-1/var/log/journal.log", 5 << 20),
                ("sosreport-h-1/sos_commands/networking/ethtool_-k_eth0", 10)]
     archive = _bomb(tmp_path / "sosreport-h-1.tar.gz", members, gzip.compress)
@@ -297,8 +286,6 @@ def test_a_hostile_manifest_costs_its_bundle_only(cli, tmp_path: Path) -> None:
     res = cli("review", str(tmp_path / "fleet"), "-f", "json")
     errors = _one_line_errors(res)
     assert res.returncode == 2 and any("manifest.yaml:2:" in e for e in errors)
-    import json
-
     assert [h["source"].rsplit("/", 1)[-1] for h in json.loads(res.stdout)["hosts"]] == ["good"]
 
 
@@ -403,7 +390,6 @@ HOSTILE_NAME = "evil\\e[31mRED\\e]0;title\\a<script>x</script>]]>&amp;\\0|`x`\\n
 
 
 def test_names_from_captures_cannot_inject_into_any_report(cli, tmp_path: Path) -> None:
-    import json
     import xml.dom.minidom
 
     bundle = _bundle(tmp_path)
@@ -431,6 +417,7 @@ def test_a_value_from_a_capture_stays_one_shell_word_in_a_command() -> None:
     assert render_command("ldm set-core {s.cores} {s.name}", ns) == "ldm set-core 4 'ldg1; reboot'"
     assert render_command("ldm set-core {s.cores} {s.name}", {"s": {"name": "ldg1", "cores": 4}}) == \
         "ldm set-core 4 ldg1"
+    assert render_command("ldm stop {s.name}", {"s": {"name": "ldg1 primary"}}) == "ldm stop 'ldg1 primary'"
 
 
 # --- live-audit settings -------------------------------------------------------------------------

@@ -28,6 +28,7 @@ _PER_INTERFACE = re.compile(r"^ethtool_-([kc])_([A-Za-z0-9_.:-]+)$")
 
 
 _HOSTNAME_FILES = ("sos_commands/general/hostname", "sos_commands/host/hostname", "etc/hostname")
+_READ = tuple(rel for rel, _ in SOS_FILES) + _HOSTNAME_FILES
 
 
 def wanted(member: str) -> bool:
@@ -35,7 +36,7 @@ def wanted(member: str) -> bool:
     parent, _, name = member.rpartition("/")
     if _PER_INTERFACE.match(name) and (parent == "sos_commands/networking" or parent.endswith("/sos_commands/networking")):
         return True
-    return safetar.ends_with(member, [rel for rel, _ in SOS_FILES] + list(_HOSTNAME_FILES))
+    return safetar.ends_with(member, _READ)
 
 
 def is_sos_root(path: Path) -> bool:

@@ -64,12 +64,17 @@ def from_inventory(path: Path) -> list[Target]:
     return [_inventory_target(path, name, hostvars.get(name, {})) for name in names]
 
 
+def _port_number(value: object) -> bool:
+    """1-65535, as a JSON number or a string of ASCII digits (inventories hold either)."""
+    digits = str(value) if isinstance(value, (int, str)) and not isinstance(value, bool) else ""
+    return digits.isascii() and digits.isdigit() and 0 < int(digits) < 65536
+
+
 def _inventory_target(path: Path, name: str, hv: object) -> Target:
     if not isinstance(hv, dict):
         raise InputError(f"{path}: _meta.hostvars.{name} is not a mapping")
     port = hv.get("ansible_port")
-    if port is not None and not (isinstance(port, int) or (isinstance(port, str) and port.isascii() and port.isdigit())) \
-            or port is not None and not 0 < int(port) < 65536:
+    if port is not None and not _port_number(port):
         raise InputError(f"{path}: _meta.hostvars.{name}.ansible_port {str(port)[:20]!r} is not a port number")
     for key in ("ansible_host", "ansible_user"):
         if hv.get(key) is not None and not isinstance(hv.get(key), str):

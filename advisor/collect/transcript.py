@@ -84,15 +84,20 @@ _TOOLS = {"ldm", "kstat", "dladm", "ipadm", "ndd", "virtinfo", "psrinfo", "pkg",
           "brctl", "ip", "ethtool", "sysctl", "lspci", "lanscan", "nwmgr", "lanadmin", "sudo", "pfexec"}
 
 
+def _tool(line: str) -> str:
+    """The program a command line starts with, without its folder (`/usr/sbin/ldm` -> `ldm`)."""
+    return line.split()[0].rsplit("/", 1)[-1]
+
+
 def _of_a_tool(command: str) -> bool:
     """A command advisor reads, or another use of one of its tools (listed as skipped, never read as output)."""
-    return identify_command(command) is not None or command.split()[0] in _TOOLS
+    return identify_command(command) is not None or _tool(command) in _TOOLS
 
 
 def _bare_command(text: str, previous: str) -> str | None:
     """A command line pasted without its prompt: at the start, after a blank
     line, or after another command line of the same tools."""
-    after = not previous.strip() or previous.split()[0] in _TOOLS
+    after = not previous.strip() or _tool(previous) in _TOOLS
     if after and text[:1].isalpha() and identify_command(text.strip()) is not None:
         return text.strip()
     return None
