@@ -14,7 +14,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import ValidationError
 
 from advisor.errors import AdvisorError, excerpt
@@ -48,9 +47,19 @@ def load_json(path: Path, error: type[AdvisorError], what: str) -> Any:
         raise error(f"{path}: {what} is nested too deeply; refused") from None
 
 
-# libyaml's loader where PyYAML was built with it: ten times faster than the
-# pure-Python one, which stays the fallback. Both construct only plain types.
-SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+def _yaml() -> Any:
+    """PyYAML, imported on first use: it is a tenth of advisor's start, and a
+    review of captures without a manifest reads no YAML (rule packs are cached)."""
+    import yaml
+
+    return yaml
+
+
+def safe_loader() -> Any:
+    """libyaml's loader where PyYAML was built with it: ten times faster than
+    the pure-Python one, which stays the fallback. Both construct only plain types."""
+    yaml = _yaml()
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class ShapeError(ValueError):
@@ -64,9 +73,10 @@ class ShapeError(ValueError):
 def _check_shape(text: str) -> None:
     """Walks the YAML's events (libyaml's parser: no Python object is built)
     counting the values the document would hold once its aliases are expanded."""
+    yaml = _yaml()
     sizes: dict[str, int] = {}
     stack: list[list] = [[0, None]]  # per open collection: values so far, its anchor
-    for event in yaml.parse(text, Loader=SafeLoader):
+    for event in yaml.parse(text, Loader=safe_loader()):
         line = event.start_mark.line + 1 if event.start_mark else 0
         if isinstance(event, yaml.CollectionStartEvent):
             stack.append([1, event.anchor])
@@ -92,9 +102,10 @@ def parse_yaml(text: str) -> Any:
     """safe_load, with libyaml's safe loader where PyYAML has it, after
     _check_shape has refused what would be too big or too deep to build."""
     _check_shape(text)
-    if SafeLoader is yaml.SafeLoader:
+    yaml, loader_class = _yaml(), safe_loader()
+    if loader_class is yaml.SafeLoader:
         return yaml.safe_load(text)
-    loader = SafeLoader(text)  # yaml.CSafeLoader: the same safe constructor over libyaml's parser
+    loader = loader_class(text)  # yaml.CSafeLoader: the same safe constructor over libyaml's parser
     try:
         return loader.get_single_data()
     finally:
@@ -113,6 +124,7 @@ def read_text(path: Path, error: type[AdvisorError], shown: str | None = None) -
 
 
 def parse(text: str, error: type[AdvisorError], shown: str) -> Any:
+    yaml = _yaml()
     try:
         return parse_yaml(text)
     except yaml.YAMLError as exc:
@@ -130,8 +142,9 @@ def parse(text: str, error: type[AdvisorError], shown: str) -> Any:
 
 def bad_value(text: str) -> tuple[str, str]:
     """(line, value) of the first scalar PyYAML's constructor refuses (its error does not say where)."""
+    yaml = _yaml()
     constructor = yaml.SafeLoader("")
-    pending = [yaml.compose(text, Loader=SafeLoader)]
+    pending = [yaml.compose(text, Loader=safe_loader())]
     while pending:
         node = pending.pop(0)
         if isinstance(node, yaml.ScalarNode):

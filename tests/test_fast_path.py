@@ -21,7 +21,7 @@ from advisor.engine import cel_env, evaluate, packs, policy
 from advisor.errors import ParseError
 from advisor.facts import kstat_facts
 from advisor.parsers import kstat
-from conftest import CAPTURES
+from conftest import CAPTURES, run_cli
 
 
 def _report(capture_dir: Path) -> dict:
@@ -124,3 +124,16 @@ def test_the_default_number_of_processes_reviews_the_same(worth: float, monkeypa
         auto = [h.model_dump() for h in pipeline.review_all(captures, engine, pipeline.AUTO, [], None)]
         two = [h.model_dump() for h in pipeline.review_all(captures, engine, 2, [], None)]
     assert auto == one and two == one
+
+
+def test_a_review_with_its_rule_packs_cached_imports_no_yaml(tmp_path: Path) -> None:
+    """PyYAML is a tenth of a review's start: once the packs are cached, a bundle
+    without a manifest is reviewed without it (the first run parses and caches)."""
+    bundle = CAPTURES / "t5-primary-untuned"
+    assert not (bundle / "manifest.yaml").exists()
+    env = {"ADVISOR_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPROFILEIMPORTTIME": "1"}
+    first = run_cli("review", str(bundle), "-f", "json", env=env)
+    assert first.returncode == 0 and "| yaml" in first.stderr
+    second = run_cli("review", str(bundle), "-f", "json", env=env)
+    assert second.returncode == 0 and second.stdout == first.stdout
+    assert "import time:" in second.stderr and "| yaml" not in second.stderr

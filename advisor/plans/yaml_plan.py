@@ -45,7 +45,7 @@ def _line_for(lines: Lines, loc: tuple[Any, ...]) -> int | None:
 def _load(text: str) -> tuple[Any, Lines]:
     try:
         data = datafile.parse_yaml(text)  # refuses aliases that expand without end, and deep nesting
-        node = yaml.compose(text, Loader=datafile.SafeLoader)
+        node = yaml.compose(text, Loader=datafile.safe_loader())
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise ParseError(f"not valid YAML ({excerpt(str(getattr(exc, 'problem', None) or exc), 120)})",
