@@ -57,6 +57,8 @@ def _status(errors: list[str], findings: list, results: list) -> str:
 
 
 def review_capture(capture: Capture, engine: Engine) -> HostReport:
+    if capture.not_collected is not None:
+        return unreachable(capture.host, capture.source, capture.not_collected)
     try:
         return review_with_facts(capture, engine)[0]
     except Exception as exc:  # noqa: BLE001 - one host's odd values must not cost the fleet its report

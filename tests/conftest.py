@@ -76,3 +76,18 @@ def run_cli_measured(*args: str, timeout: float = 120,
 @pytest.fixture
 def cli():
     return run_cli
+
+
+def comparable(host: dict) -> dict:
+    """A host report without what names where its outputs came from (file paths, its own name)."""
+    def strip(ev: str) -> str:
+        return ev.rsplit("/", 1)[-1]
+    me = f"host {host['host']}"
+
+    def subject(item: dict) -> dict:
+        return {**item, "subject": "host" if item["subject"] == me else item["subject"]}
+
+    findings = [subject({**f, "evidence": [strip(e) for e in f["evidence"]]}) for f in host["findings"]]
+    return {"score": host["score"], "platform": host["platform"], "counts": host["counts"],
+            "results": [subject(r) for r in host["results"]], "findings": findings,
+            "detected": {k: v for k, v in host["detected"].items()}}

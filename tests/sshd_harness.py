@@ -69,6 +69,7 @@ MaxStartups 200:30:300
 MaxSessions 50
 SetEnv PATH={self.bin}:/usr/bin:/bin ADVISOR_STUB_ROOT={root} HOME={root}
 LogLevel ERROR
+Subsystem sftp internal-sftp
 {extra_config}
 """)
         self.log = root / f"{name}.log"

@@ -14,7 +14,7 @@ from advisor.collect import allowlist
 from advisor.collect.live import collect_host
 from advisor.collect.ssh import Session, SshOptions
 from advisor.collect.targets import Target
-from conftest import CAPTURES, run_cli
+from conftest import CAPTURES, comparable, run_cli
 from sshd_harness import Sshd, keygen, ssh_config
 
 if not Path("/usr/sbin/sshd").exists() and not shutil.which("sshd"):
@@ -46,31 +46,17 @@ def access(sshd, tmp_path):
     return ["--known-hosts", str(known), "-i", str(sshd.userkey), "-p", str(sshd.port)]
 
 
-def _comparable(host: dict) -> dict:
-    def strip(ev: str) -> str:
-        return ev.rsplit("/", 1)[-1]
-    me = f"host {host['host']}"
-
-    def subject(item: dict) -> dict:
-        return {**item, "subject": "host" if item["subject"] == me else item["subject"]}
-
-    findings = [subject({**f, "evidence": [strip(e) for e in f["evidence"]]}) for f in host["findings"]]
-    return {"score": host["score"], "platform": host["platform"], "counts": host["counts"],
-            "results": [subject(r) for r in host["results"]], "findings": findings,
-            "detected": {k: v for k, v in host["detected"].items()}}
-
-
 def test_audit_reports_exactly_what_review_reports(sshd, access) -> None:
     live = run_cli("audit", "root@127.0.0.2", *access, "-f", "json")
     assert live.returncode == 0, live.stderr
     offline = run_cli("review", str(TUNED), "-f", "json")
     [a], [r] = json.loads(live.stdout)["hosts"], json.loads(offline.stdout)["hosts"]
     assert a["host"] == "127.0.0.2" and a["source"] == "ssh://127.0.0.2"
-    assert _comparable(a) == _comparable(r)
+    assert comparable(a) == comparable(r)
     for address, bundle in (("127.0.0.7", GUEST), ("127.0.0.3", CROWDED)):
         live_host = json.loads(run_cli("audit", address, *access, "-f", "json").stdout)["hosts"][0]
         review_host = json.loads(run_cli("review", str(bundle), "-f", "json").stdout)["hosts"][0]
-        assert live_host["findings"] and _comparable(live_host) == _comparable(review_host)
+        assert live_host["findings"] and comparable(live_host) == comparable(review_host)
 
 
 def test_unknown_host_key_is_refused_unless_accepted(sshd, tmp_path) -> None:
@@ -348,7 +334,7 @@ def test_audit_equals_review_on_every_platform(sshd, access, bundle, system) -> 
         assert live.returncode == 0, live.stderr
         offline = json.loads(run_cli("review", str(CAPTURES / bundle), "-f", "json").stdout)["hosts"][0]
         host = json.loads(live.stdout)["hosts"][0]
-        assert host["errors"] == [] and _comparable(host) == _comparable(offline)
+        assert host["errors"] == [] and comparable(host) == comparable(offline)
     finally:
         sshd.assign("127.0.0.7", GUEST)
 

@@ -55,6 +55,7 @@ class Capture:
     errors: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # text of a pasted file that is not an output advisor reads
     origins: dict = field(default_factory=dict)  # a pasted output's display name -> the lines it came from
+    not_collected: str | None = None  # a bundle that records why its host could not be collected
 
     def add(self, output: RawOutput) -> None:
         if output.command_id in self.outputs:

@@ -28,6 +28,7 @@ class Manifest(BaseModel):
     format: str = FORMAT
     host: str | None = None
     collected_at: datetime | None = None
+    not_collected: str | None = None  # why the host could not be collected (its collector's own words)
     commands: list[ManifestCommand] = []
 
 

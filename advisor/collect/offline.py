@@ -95,7 +95,8 @@ class Loader:
             return [_load_explorer(path, shown, explorer.host_from_name(path.name))]
         if sosreport.is_sos_root(path):
             return [_load_sosreport(path, shown, shown)]
-        files = [p for p in path.iterdir() if p.is_file() and not p.name.startswith(".")]
+        # archives beside each other are a fleet's bundles (one per host), never a bundle's outputs
+        files = [p for p in path.iterdir() if p.is_file() and not p.name.startswith(".") and not safetar.is_archive(p)]
         if files and _all_plans(files):  # a folder of planned configurations: one system each
             return [_load_loose(p, f"{shown.rstrip('/')}/{p.name}") for p in sorted(files)]
         if files:
@@ -220,6 +221,7 @@ def load_bundle(root: Path, shown: str, host: str, shown_prefix: str | None = No
         else:
             man = manifest_mod.load(manifest_path, show(manifest_path))
             capture.host = man.host or host
+            capture.not_collected = man.not_collected
             for entry in man.commands:
                 _add_manifest_entry(capture, root, entry, show)
                 if entry.file:

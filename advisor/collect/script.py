@@ -20,17 +20,25 @@ _HEADER = """#!/bin/sh
 # advisor {version} collector for {platform} hosts.
 # Runs read-only commands only and leaves <host>-<time>.tar.gz in the current
 # folder (or in $ADVISOR_OUT) for `advisor review`. Nothing is changed on the host.
-PATH=$PATH:/usr/sbin:/usr/bin:/sbin:/bin:/opt/SUNWldm/bin
+# ADVISOR_OUT=- writes the bundle to standard output as text instead (base64, else
+# uuencode), between "@@advisor-bundle" and "@@advisor-end" lines, for a caller that
+# reads it there (the Ansible collection). ADVISOR_HOST names the host in the bundle
+# (default: uname -n).
+PATH=$PATH:/usr/sbin:/usr/bin:/sbin:/bin:/opt/SUNWldm/bin:/usr/contrib/bin
 export PATH
 umask 077
 LC_ALL=C
 export LC_ALL
 
-host=`uname -n`
+host=${{ADVISOR_HOST:-`uname -n`}}
+case $host in
+''|*[!A-Za-z0-9._-]*) name=host ;;  # the folder and file name; the manifest keeps the name as given
+*) name=$host ;;
+esac
 stamp=`date -u +%Y%m%dT%H%M%SZ`
 out=${{ADVISOR_OUT:-.}}
 work=${{TMPDIR:-/tmp}}/advisor.$$
-dir=$work/$host
+dir=$work/bundle/$name  # beside, never among, the scratch files (err, items, host)
 rm -rf "$work"
 mkdir -p "$dir" || exit 1
 trap 'rm -rf "$work"' 0
@@ -52,7 +60,8 @@ hash256() {{
 }}
 
 echo "format: advisor-capture/1" > "$manifest"
-printf '%s\\n' "host: \\"$host\\"" >> "$manifest"
+printf '%s\\n' "$host" > "$work/host"
+printf '%s\\n' "host: \\"`yaml_text "$work/host"`\\"" >> "$manifest"
 echo "collected_at: \\"`date -u +%Y-%m-%dT%H:%M:%SZ`\\"" >> "$manifest"
 echo "commands:" >> "$manifest"
 """
@@ -125,8 +134,24 @@ run_items() {
 """
 
 _FOOTER = """
-(cd "$work" && tar cf - "$host") | gzip -c > "$out/$host-$stamp.tar.gz" || exit 1
-echo "$out/$host-$stamp.tar.gz"
+if [ "$out" = "-" ]; then
+	echo "@@advisor-bundle $name-$stamp.tar.gz"
+	(cd "$work/bundle" && tar cf - "$name") | gzip -c | encode || exit 1
+	echo "@@advisor-end"
+	exit 0
+fi
+(cd "$work/bundle" && tar cf - "$name") | gzip -c > "$out/$name-$stamp.tar.gz" || exit 1
+echo "$out/$name-$stamp.tar.gz"
+"""
+
+_ENCODE = r"""# encode: standard input as text, after a line naming the encoding
+encode() {
+	if (base64 </dev/null) >/dev/null 2>&1; then echo "@@advisor-encoding base64"; base64
+	elif (openssl base64 </dev/null) >/dev/null 2>&1; then echo "@@advisor-encoding base64"; openssl base64
+	else echo "@@advisor-encoding uuencode"; uuencode bundle
+	fi
+}
+
 """
 
 
@@ -142,7 +167,7 @@ def render(platform: str, privilege: str | None = None) -> str:
         raise InputError(f"--platform {platform}: this release writes collectors for {known}")
     run = (_RUN.replace("@@MARKER@@", allowlist.MARKER.strip() + " ").replace("@@EXIT@@", allowlist.EXIT_MARKER)
            .replace("@@SKIP@@", str(len(allowlist.MARKER) + 1)))
-    lines = [_HEADER.format(version=__version__, platform=platform) + run]
+    lines = [_HEADER.format(version=__version__, platform=platform) + _ENCODE + run]
     for c in by_name[platform]:
         line = allowlist.wrapped(c, c.line, privilege)
         fallback = allowlist.wrapped(c, c.fallback, privilege) if c.fallback else None

@@ -69,8 +69,10 @@ case "$tool $*" in
 "ipadm show-prop tcp") serve ipadm-show-prop-tcp.txt ;;
 "ndd -get /dev/tcp "*) [ -f "$host/ndd-tcp.txt" ] || { echo "sh: 1: ndd: not found" >&2; exit 127; }
 	awk -v p="$3" '$1 == p { v = $NF } END { if (v == "") exit 1; print v }' "$host/ndd-tcp.txt" ;;
-"sudo -n "*) if [ -f "$host/.sudo-denied" ]; then echo "sudo: a password is required" >&2; exit 1; fi
-	shift; exec "$@" ;;
+"sudo -"*) if [ -f "$host/.sudo-denied" ]; then echo "sudo: a password is required" >&2; exit 1; fi
+	# `sudo -n CMD` (advisor --sudo) or Ansible's become: `sudo -H -S -n -u root /bin/sh -c CMD`
+	while [ $# -gt 0 ]; do case $1 in -u|-g) shift 2 ;; -*) shift ;; *) break ;; esac; done
+	exec "$@" ;;
 "pfexec "*) shift; exec "$@" ;;
 "cat"|"cat "*) exec /bin/cat "$@" ;;  # any other cat (login scripts) is the real one
 *) echo "stub: unexpected command: $tool $*" >&2; exit 99 ;;
