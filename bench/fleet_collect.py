@@ -8,11 +8,15 @@ same allowlisted commands from all of them twice:
 - `ansible-playbook` with one `raw` task per command, `forks = P`
   (ansible-core from PyPI, OpenSSH client with ControlPersist).
 
-Prints the wall time of both and the ratio. Not a test; needs sshd and
-ansible-core:
+- the Ansible collection (ansible/, installed with ansible-galaxy):
+  `ansible-playbook advisor.fleet.collect`, which sends the collector script
+  and brings back one bundle per host, `forks = P`.
 
-    python3 -m venv /tmp/ansible && /tmp/ansible/bin/pip install ansible-core
-    python bench/fleet_collect.py --hosts 100 --ansible /tmp/ansible/bin/ansible-playbook
+Prints the wall time of each and the ratios. Not a test; needs sshd and
+ansible-core (installed with advisor's test extras):
+
+    python bench/fleet_collect.py --hosts 100
+    python bench/fleet_collect.py --hosts 100 --ansible /other/venv/bin/ansible-playbook
 """
 
 from __future__ import annotations
@@ -46,9 +50,14 @@ def start_fleet(work: Path, hosts: int) -> tuple[list[Sshd], dict[str, Sshd]]:
     return servers, serving
 
 
-def timed(cmd: list[str], env: dict[str, str] | None = None) -> float:
+def _beside(tool: str) -> str | None:
+    path = Path(sys.executable).parent / tool
+    return str(path) if path.exists() else None
+
+
+def timed(cmd: list[str], env: dict[str, str] | None = None, cwd: Path | None = None) -> float:
     start = time.perf_counter()
-    res = subprocess.run(cmd, env={**os.environ, **(env or {})}, capture_output=True, text=True)
+    res = subprocess.run(cmd, env={**os.environ, **(env or {})}, capture_output=True, text=True, cwd=cwd)
     elapsed = time.perf_counter() - start
     if res.returncode != 0:
         sys.exit(f"{cmd[0]} failed ({res.returncode}):\n{res.stdout[-2000:]}\n{res.stderr[-2000:]}")
@@ -59,7 +68,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hosts", type=int, default=100)
     ap.add_argument("--parallel", type=int, default=32)
-    ap.add_argument("--ansible", default=shutil.which("ansible-playbook"), help="ansible-playbook to compare with")
+    ap.add_argument("--ansible", default=shutil.which("ansible-playbook") or _beside("ansible-playbook"),
+                    help="ansible-playbook to compare with")
     args = ap.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="advisor-bench-"))
@@ -88,10 +98,19 @@ def main() -> None:
         env = {"ANSIBLE_FORKS": str(args.parallel), "ANSIBLE_HOST_KEY_CHECKING": "True",
                "ANSIBLE_SSH_ARGS": f"-o ControlMaster=auto -o ControlPersist=60s -o UserKnownHostsFile={known}",
                "ANSIBLE_REMOTE_USER": "root", "ANSIBLE_PRIVATE_KEY_FILE": str(key),
-               "ANSIBLE_LOCAL_TEMP": str(work / "ansible-tmp"), "ANSIBLE_STDOUT_CALLBACK": "minimal"}
+               "ANSIBLE_LOCAL_TEMP": str(work / "ansible-tmp"), "ANSIBLE_REMOTE_TMP": str(work / "remote-tmp"),
+               "ANSIBLE_HOME": str(work / "ansible-home"), "ANSIBLE_STDOUT_CALLBACK": "minimal",
+               "ANSIBLE_COLLECTIONS_PATH": str(work / "collections")}
         t_ans = timed([args.ansible, "-i", str(ini), str(play)], env)
         print(f"ansible raw:     {args.hosts} hosts, same commands:            {t_ans:7.2f} s")
-        print(f"advisor is {t_ans / t_adv:.1f}x faster")
+        galaxy = str(Path(args.ansible).parent / "ansible-galaxy")
+        timed([galaxy, "collection", "install", str(ROOT / "ansible"), "-p", str(work / "collections")], env)
+        (work / "run").mkdir()
+        t_col = timed([args.ansible, "-i", str(ini), "advisor.fleet.collect"], env, cwd=work / "run")
+        bundles = len(list((work / "run" / "captures").glob("*.tar.gz")))
+        print(f"collection:      {args.hosts} hosts, same commands, {bundles} bundles: {t_col:7.2f} s")
+        print(f"advisor collect is {t_ans / t_adv:.1f}x faster than ansible raw, {t_col / t_adv:.1f}x faster "
+              f"than the collection")
     finally:
         for s in servers:
             s.stop()

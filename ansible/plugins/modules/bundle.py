@@ -1,0 +1,73 @@
+# Copyright: advisor contributors
+# Apache License 2.0 (see the advisor repository's pyproject.toml)
+# The work is done by the action plugin of the same name, on the controller;
+# this file holds its documentation.
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: bundle
+short_description: Collect one host's advisor capture bundle onto the controller
+description:
+  - Asks the host C(uname -s), sends it advisor's collector script for that platform
+    (Solaris, Linux or Xen dom0, HP-UX), runs it with C(/bin/sh) and writes the bundle it
+    prints as C(<dest>/<host>.tar.gz) on the controller, for C(advisor review).
+  - The script runs only advisor's allowlisted read-only commands; the same table writes
+    C(advisor collect) and C(advisor collector-script). No Python is needed on the host.
+  - A host that cannot be collected (unreachable, refused, an unknown platform, a failed
+    collector) leaves a bundle that records Ansible's reason, which C(advisor review)
+    reports as not collected.
+version_added: 0.1.0
+author: advisor contributors
+options:
+  dest:
+    description: Folder on the controller that receives C(<host>.tar.gz); created private (0700) when missing.
+    type: path
+    required: true
+  scripts:
+    description: Folder holding the collector scripts C(collect-<platform>[-<privilege>].sh) (the collect role's files).
+    type: path
+    required: true
+  privilege:
+    description:
+      - How the script runs C(ldm) and C(ndd) on Solaris when the task does not use C(become)
+        (C(sudo -n) never waits for a password). With C(become), leave it at C(none).
+    type: str
+    choices: [none, sudo, pfexec]
+    default: none
+  fail_uncollected:
+    description: Fail the host when it cannot be collected (after recording why); C(false) only warns.
+    type: bool
+    default: true
+  host:
+    description: The host's name in the bundle and its file name; defaults to C(inventory_hostname).
+    type: str
+notes:
+  - Honours C(become) (C(sudo), or C(community.general.pfexec) on Solaris) for the whole script.
+  - Check mode is not supported.
+attributes:
+  check_mode:
+    support: none
+"""
+
+EXAMPLES = r"""
+- name: Collect a capture bundle
+  advisor.fleet.bundle:
+    dest: "{{ advisor_captures }}"
+    scripts: "{{ role_path }}/files"
+"""
+
+RETURN = r"""
+bundle:
+  description: Path of the bundle written on the controller.
+  returned: when collected
+  type: str
+platform:
+  description: The collector's platform (solaris, linux, hpux).
+  returned: when collected
+  type: str
+not_collected:
+  description: Why the host was not collected (also written into its bundle).
+  returned: when not collected and fail_uncollected is false
+  type: str
+"""

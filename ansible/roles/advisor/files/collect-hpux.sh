@@ -1,0 +1,137 @@
+#!/bin/sh
+# advisor 0.1.0 collector for hpux hosts.
+# Runs read-only commands only and leaves <host>-<time>.tar.gz in the current
+# folder (or in $ADVISOR_OUT) for `advisor review`. Nothing is changed on the host.
+# ADVISOR_OUT=- writes the bundle to standard output as text instead (base64, else
+# uuencode), between "@@advisor-bundle" and "@@advisor-end" lines, for a caller that
+# reads it there (the Ansible collection). ADVISOR_HOST names the host in the bundle
+# (default: uname -n).
+PATH=$PATH:/usr/sbin:/usr/bin:/sbin:/bin:/opt/SUNWldm/bin:/usr/contrib/bin
+export PATH
+umask 077
+LC_ALL=C
+export LC_ALL
+
+host=${ADVISOR_HOST:-`uname -n`}
+case $host in
+''|*[!A-Za-z0-9._-]*) name=host ;;  # the folder and file name; the manifest keeps the name as given
+*) name=$host ;;
+esac
+stamp=`date -u +%Y%m%dT%H%M%SZ`
+out=${ADVISOR_OUT:-.}
+work=${TMPDIR:-/tmp}/advisor.$$
+dir=$work/bundle/$name  # beside, never among, the scratch files (err, items, host)
+rm -rf "$work"
+mkdir -p "$dir" || exit 1
+trap 'rm -rf "$work"' 0
+trap 'exit 1' 1 2 15
+manifest=$dir/manifest.yaml
+
+# yaml_text FILE: the first 20 lines as the inside of a YAML double-quoted string
+yaml_text() {
+	head -20 "$1" | tr -d '\000-\010\013-\037' | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' |
+		awk 'BEGIN { ORS = "" } { if (NR > 1) print "\\n"; print }'
+}
+
+# hash256 FILE: its sha256, when the host has a tool for it
+hash256() {
+	if [ -x /usr/bin/digest ]; then /usr/bin/digest -a sha256 "$1"
+	elif [ -x /usr/bin/sha256sum ]; then /usr/bin/sha256sum "$1" | awk '{print $1}'
+	elif [ -x /usr/bin/openssl ]; then /usr/bin/openssl dgst -sha256 "$1" | awk '{print $NF}'
+	fi
+}
+
+echo "format: advisor-capture/1" > "$manifest"
+printf '%s\n' "$host" > "$work/host"
+printf '%s\n' "host: \"`yaml_text "$work/host"`\"" >> "$manifest"
+echo "collected_at: \"`date -u +%Y-%m-%dT%H:%M:%SZ`\"" >> "$manifest"
+echo "commands:" >> "$manifest"
+# encode: standard input as text, after a line naming the encoding
+encode() {
+	if (base64 </dev/null) >/dev/null 2>&1; then echo "@@advisor-encoding base64"; base64
+	elif (openssl base64 </dev/null) >/dev/null 2>&1; then echo "@@advisor-encoding base64"; openssl base64
+	else echo "@@advisor-encoding uuencode"; uuencode bundle
+	fi
+}
+
+# run ID FILE YAML-COMMAND COMMAND [FALLBACK YAML-FALLBACK FALLBACK-FILE FALLBACK-ID]:
+# run it (or its fallback), keep the output and its manifest entry
+run() {
+	id=$1; file=$2; yaml_cmd=$3; cmd=$4
+	sh -c "$cmd" > "$dir/$file" 2> "$work/err"
+	status=$?
+	if [ $status -ne 0 ] && [ -n "$5" ]; then
+		rm -f "$dir/$file"
+		cmd=$5; yaml_cmd=$6; file=$7; id=$8
+		sh -c "$cmd" > "$dir/$file" 2> "$work/err"
+		status=$?
+	fi
+	if [ $status -eq 0 ] && [ -s "$dir/$file" ]; then
+		printf '%s\n' "  - {id: $id, file: $file, command: \"$yaml_cmd\", exit_status: $status, stderr: \"`yaml_text $work/err`\", sha256: `hash256 $dir/$file`}" >> "$manifest"
+	else
+		rm -f "$dir/$file"
+		printf '%s\n' "  - {id: $id, file: null, command: \"$yaml_cmd\", exit_status: $status, stderr: \"`yaml_text $work/err`\"}" >> "$manifest"
+	fi
+}
+
+# run_items ID YAML-COMMAND COMMAND [FALLBACK YAML-FALLBACK FALLBACK-ID]: a loop over
+# interfaces whose "@@advisor NAME" sections become ID@NAME.txt files
+run_items() {
+	id=$1; yaml_cmd=$2; cmd=$3
+	sh -c "$cmd" > "$work/items" 2> "$work/err"
+	status=$?
+	if [ $status -ne 0 ] && [ -n "$4" ]; then
+		cmd=$4; yaml_cmd=$5; id=$6
+		sh -c "$cmd" > "$work/items" 2> "$work/err"
+		status=$?
+	fi
+	if [ $status -ne 0 ]; then
+		printf '%s\n' "  - {id: $id, file: null, command: \"$yaml_cmd\", exit_status: $status, stderr: \"`yaml_text $work/err`\"}" >> "$manifest"
+		return
+	fi
+	ID=$id DIR=$dir YAML_CMD=$yaml_cmd awk '
+	function flush() {
+		if (item == "") return
+		close(file)
+		if (status == "0" && lines > 0)
+			printf "  - {id: %s@%s, file: %s@%s.txt, command: \"%s\", exit_status: 0, stderr: \"\"}\n", ENVIRON["ID"], item, ENVIRON["ID"], item, ENVIRON["YAML_CMD"]
+		else {
+			printf "  - {id: %s@%s, file: null, command: \"%s\", exit_status: %s, stderr: \"%s\"}\n", ENVIRON["ID"], item, ENVIRON["YAML_CMD"], (status == "" ? "null" : status), text
+			system("rm -f \"" file "\"")
+		}
+		item = ""
+	}
+	/^@@advisor-exit / { status = $2; next }
+	/^@@advisor / {
+		flush()
+		name = substr($0, 11)
+		if (name ~ /^[A-Za-z0-9_.:-]+$/ && length(name) <= 64) {
+			item = name; file = ENVIRON["DIR"] "/" ENVIRON["ID"] "@" item ".txt"
+			printf "" > file; lines = 0; text = ""; status = ""
+		} else item = ""
+		next
+	}
+	item != "" {
+		print > file; lines++
+		line = $0; gsub(/["\\]/, "'"'"'", line)
+		if (lines <= 20) text = text (lines > 1 ? "\\n" : "") line
+	}
+	END { flush() }' "$work/items" >> "$manifest"
+}
+
+
+run uname-a uname-a.txt 'uname -a' 'uname -a'
+run lanscan lanscan.txt 'lanscan; lanscan -q' 'lanscan; lanscan -q'
+run lanscan-v lanscan-v.txt 'lanscan -v' 'lanscan -v'
+run nwmgr nwmgr.txt '[ `uname -r` = B.11.31 ] || exit 1; nwmgr' '[ `uname -r` = B.11.31 ] || exit 1; nwmgr'
+run_items nwmgr-vmtu '[ `uname -r` = B.11.31 ] || exit 1; for i in `lanscan -i | awk '"'"'{print $1}'"'"'`; do echo \"@@advisor $i\"; nwmgr -g -A vmtu -c $i 2>&1; echo \"@@advisor-exit $?\"; done' '[ `uname -r` = B.11.31 ] || exit 1; for i in `lanscan -i | awk '"'"'{print $1}'"'"'`; do echo "@@advisor $i"; nwmgr -g -A vmtu -c $i 2>&1; echo "@@advisor-exit $?"; done' 'for i in `lanscan -p`; do echo "@@advisor $i"; lanadmin -x vmtu $i 2>&1; echo "@@advisor-exit $?"; done' 'for i in `lanscan -p`; do echo \"@@advisor $i\"; lanadmin -x vmtu $i 2>&1; echo \"@@advisor-exit $?\"; done' lanadmin-vmtu
+run_items nwmgr-attrs '[ `uname -r` = B.11.31 ] || exit 1; for i in `lanscan -i | awk '"'"'{print $1}'"'"'`; do echo \"@@advisor $i\"; nwmgr -g -A all -c $i 2>&1; echo \"@@advisor-exit $?\"; done' '[ `uname -r` = B.11.31 ] || exit 1; for i in `lanscan -i | awk '"'"'{print $1}'"'"'`; do echo "@@advisor $i"; nwmgr -g -A all -c $i 2>&1; echo "@@advisor-exit $?"; done'
+
+if [ "$out" = "-" ]; then
+	echo "@@advisor-bundle $name-$stamp.tar.gz"
+	(cd "$work/bundle" && tar cf - "$name") | gzip -c | encode || exit 1
+	echo "@@advisor-end"
+	exit 0
+fi
+(cd "$work/bundle" && tar cf - "$name") | gzip -c > "$out/$name-$stamp.tar.gz" || exit 1
+echo "$out/$name-$stamp.tar.gz"

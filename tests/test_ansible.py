@@ -1,0 +1,300 @@
+"""The Ansible collection (ansible/) against the stub hosts on loopback sshd.
+
+ansible-core from PyPI drives a fleet of 24 hosts: Solaris, Linux/Xen and
+HP-UX stub hosts served by real OpenSSH servers, two that refuse the key and
+two addresses where nothing listens. The collection is installed the way its
+users install it (`ansible-galaxy collection install ./ansible`), and its
+bundles are reviewed by advisor exactly as `advisor collect`'s are.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import io
+import json
+import os
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+import pytest
+import yaml
+
+from advisor import __version__
+from advisor.collect import script
+from conftest import CAPTURES, ROOT, comparable, run_cli
+from sshd_harness import Sshd, env_user
+
+BIN = Path(sys.executable).parent
+COLLECTION = ROOT / "ansible"
+FILES = COLLECTION / "roles" / "advisor" / "files"
+
+# (bundle, uname -s) served by the stub hosts, one platform after another
+SERVED = [("t5-primary-tuned", "SunOS"), ("ovm-dom0-untuned", "Linux"), ("hpux-rx6600-untuned", "HP-UX"),
+          ("t2-primary-crowded", "SunOS"), ("ovm-dom0-tuned", "Linux"), ("hpux-rp4440-tuned", "HP-UX"),
+          ("s11-guest-untuned", "SunOS"), ("linux-gw-untuned", "Linux"), ("s10-guest-untuned", "SunOS"),
+          ("x4270-s10-untuned", "SunOS")]
+GROUP = {"SunOS": "solaris", "Linux": "linux", "HP-UX": "hpux"}
+
+
+class Fleet:
+    def __init__(self, work: Path):
+        self.work = work
+        live = [f"127.0.4.{i}" for i in range(1, 23)]
+        self.refused = live[20:22]
+        # OpenSSH listens on at most 16 addresses per server: two servers share the fleet.
+        self.servers = [Sshd(work / "fleet", live[:16], name="sshd-a"),
+                        Sshd(work / "fleet", live[16:], name="sshd-b",
+                             extra_config="".join(f"Match LocalAddress {a}\n    DenyUsers *\n" for a in self.refused))]
+        self.serving = {a: s for s in self.servers for a in s.addresses}
+        self.dead = ["127.0.4.50", "127.0.4.51"]
+        self.hosts: dict[str, str] = {}  # inventory name -> address
+        self.served: dict[str, tuple[str, str]] = {}
+        for i, address in enumerate(live):
+            bundle, system = SERVED[i % len(SERVED)]
+            name = f"{GROUP[system]}-{i + 1:02d}"
+            flags = [f"uname-s={system}"] + (["sudo-denied"] if name == "solaris-04" else [])
+            self.serving[address].assign(address, CAPTURES / bundle, *flags)
+            self.hosts[name], self.served[name] = address, (bundle, system)
+        for i, address in enumerate(self.dead):
+            self.hosts[f"down-{i + 1:02d}"] = address
+        self.key = self.servers[0].userkey
+        self.known = work / "known_hosts"
+        self.known.write_text("".join(s.known_hosts_line(a) for a, s in self.serving.items()))
+        self.inventory = work / "hosts.ini"
+        self.inventory.write_text(self._ini())
+
+    def _ini(self) -> str:
+        port = self.servers[0].port
+        groups: dict[str, list[str]] = {}
+        for name, address in self.hosts.items():
+            group = name.rsplit("-", 1)[0]
+            host_port = self.serving[address].port if address in self.serving else port
+            groups.setdefault(group, []).append(f"{name} ansible_host={address} ansible_port={host_port}")
+        ssh_args = f"-o UserKnownHostsFile={self.known} -o StrictHostKeyChecking=yes -o ConnectTimeout=5"
+        return "".join(f"[{g}]\n" + "\n".join(lines) + "\n\n" for g, lines in groups.items()) + (
+            f"[all:vars]\nansible_user={env_user()}\nansible_ssh_private_key_file={self.key}\n"
+            f"ansible_ssh_common_args='{ssh_args}'\n")
+
+    def sent(self) -> list[str]:
+        return [line for s in self.servers for line in s.sent()]
+
+    def stop(self) -> None:
+        for s in self.servers:
+            s.stop()
+
+
+@pytest.fixture(scope="module")
+def env(tmp_path_factory) -> dict[str, str]:
+    """Ansible's folders kept inside the test's own, and the collection installed as its users install it."""
+    work = tmp_path_factory.mktemp("ansible")
+    env = {**os.environ, "PATH": f"{BIN}:{os.environ['PATH']}", "ANSIBLE_HOME": str(work / "home"),
+           "ANSIBLE_LOCAL_TEMP": str(work / "local-tmp"), "ANSIBLE_REMOTE_TMP": str(work / "remote-tmp"),
+           "ANSIBLE_SSH_CONTROL_PATH_DIR": str(work / "cp"), "ANSIBLE_COLLECTIONS_PATH": str(work / "collections"),
+           "ANSIBLE_HOST_KEY_CHECKING": "True", "ANSIBLE_NOCOLOR": "1", "ANSIBLE_FORKS": "30",
+           "ANSIBLE_CONFIG": str(work / "none.cfg")}
+    installed = subprocess.run([BIN / "ansible-galaxy", "collection", "install", str(COLLECTION),
+                                "-p", str(work / "collections")], env=env, capture_output=True, text=True, timeout=120)
+    assert installed.returncode == 0, installed.stderr
+    return env
+
+
+@pytest.fixture(scope="module")
+def fleet(tmp_path_factory):
+    fleet = Fleet(tmp_path_factory.mktemp("fleet"))
+    yield fleet
+    fleet.stop()
+
+
+def _play(env: dict[str, str], fleet: Fleet, playbook: str, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    cwd.mkdir(parents=True, exist_ok=True)
+    return subprocess.run([BIN / "ansible-playbook", "-i", str(fleet.inventory), playbook, *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=600)
+
+
+def _review(*paths: Path) -> tuple[int, dict[str, dict]]:
+    res = run_cli("review", *map(str, paths), "-f", "json")
+    return res.returncode, {h["host"]: h for h in json.loads(res.stdout)["hosts"]}
+
+
+def _plugin(name: str):
+    """An action plugin of the installed collection, imported as Ansible imports it."""
+    import importlib
+
+    return importlib.import_module(f"ansible_collections.advisor.fleet.plugins.action.{name}")
+
+
+def test_the_collection_ships_this_release_s_collector_scripts() -> None:
+    """No second command list: the scripts are what `advisor collector-script` writes from the one table."""
+    expected = {"collect-solaris.sh": script.render("solaris"), "collect-solaris-sudo.sh": script.render("solaris", "sudo"),
+                "collect-solaris-pfexec.sh": script.render("solaris", "pfexec"),
+                "collect-linux.sh": script.render("linux"), "collect-hpux.sh": script.render("hpux")}
+    assert sorted(p.name for p in FILES.iterdir()) == sorted(expected)
+    for name, text in expected.items():
+        assert (FILES / name).read_text() == text, (
+            f"{name} is stale: regenerate with `advisor collector-script --platform ... > ansible/roles/advisor/files/{name}`")
+    assert yaml.safe_load((COLLECTION / "galaxy.yml").read_text())["version"] == __version__
+
+
+def test_ansible_lint_is_clean(env) -> None:
+    res = subprocess.run([BIN / "ansible-lint", "--offline", "--nocolor"], cwd=COLLECTION, env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stdout + res.stderr
+
+
+def test_the_collection_builds_into_a_tarball_that_installs(env, tmp_path) -> None:
+    built = subprocess.run([BIN / "ansible-galaxy", "collection", "build", str(COLLECTION), "--output-path", str(tmp_path)],
+                           env=env, capture_output=True, text=True, timeout=120)
+    assert built.returncode == 0, built.stderr
+    tarball = tmp_path / f"advisor-fleet-{__version__}.tar.gz"
+    with tarfile.open(tarball) as tar:
+        names = tar.getnames()
+    assert "roles/advisor/files/collect-solaris.sh" in names and "plugins/action/bundle.py" in names
+    elsewhere = {**env, "ANSIBLE_COLLECTIONS_PATH": str(tmp_path / "c")}  # not where the fixture installed it
+    installed = subprocess.run([BIN / "ansible-galaxy", "collection", "install", str(tarball), "-p", str(tmp_path / "c")],
+                               env=elsewhere, capture_output=True, text=True, timeout=120)
+    assert installed.returncode == 0, installed.stderr
+    assert (tmp_path / "c" / "ansible_collections" / "advisor" / "fleet" / "playbooks" / "audit.yml").is_file()
+
+
+def test_collect_playbook_gets_every_host_and_review_reports_the_failed_with_ansible_s_reason(env, fleet, tmp_path) -> None:
+    play = _play(env, fleet, "advisor.fleet.collect", tmp_path)
+    assert play.returncode == 4, play.stdout[-3000:]  # 4: some hosts unreachable
+    bundles = sorted(p.name for p in (tmp_path / "captures").iterdir())
+    assert bundles == sorted(f"{h}.tar.gz" for h in fleet.hosts)  # one per host, the failed ones too
+    code, hosts = _review(tmp_path / "captures")
+    assert code == 3 and sorted(hosts) == sorted(fleet.hosts)
+    down = {h for h, r in hosts.items() if r["status"] == "unreachable"}
+    refused = {h for h, a in fleet.hosts.items() if a in fleet.refused}
+    assert down == refused | {"down-01", "down-02"}
+    for h in refused:
+        assert "Permission denied (publickey" in hosts[h]["errors"][0]
+    for h in ("down-01", "down-02"):
+        assert "Connection refused" in hosts[h]["errors"][0]
+    for name, (bundle, system) in fleet.served.items():
+        if name in refused:
+            continue
+        assert hosts[name]["errors"] == [], (name, hosts[name]["errors"])
+        assert hosts[name]["platform"] == {"SunOS": "solaris", "Linux": "linux", "HP-UX": "hpux"}[system], name
+
+
+def test_bundles_from_the_collection_and_from_advisor_collect_give_the_same_report(env, fleet, tmp_path) -> None:
+    names = [h for h, a in fleet.hosts.items() if a in fleet.serving and a not in fleet.refused][:10]
+    limit = ",".join(names)
+    play = _play(env, fleet, "advisor.fleet.collect", tmp_path, "--limit", limit)
+    assert play.returncode == 0, play.stdout[-3000:]
+    listed = subprocess.run([BIN / "ansible-inventory", "-i", str(fleet.inventory), "--list", "--limit", limit],
+                            env=env, capture_output=True, text=True, timeout=120)
+    (tmp_path / "inventory.json").write_text(listed.stdout)
+    collected = run_cli("collect", "--inventory", str(tmp_path / "inventory.json"), "-i", str(fleet.key),
+                        "--known-hosts", str(fleet.known), "-o", str(tmp_path / "advisor"), timeout=300)
+    assert collected.returncode == 0, collected.stderr
+    _, by_ansible = _review(tmp_path / "captures")
+    _, by_advisor = _review(tmp_path / "advisor")
+    assert sorted(by_ansible) == sorted(by_advisor) == sorted(names)
+    for name in names:
+        assert by_ansible[name]["findings"] or by_ansible[name]["status"] == "clean"
+        assert comparable(by_ansible[name]) == comparable(by_advisor[name]), name
+
+
+def test_become_and_the_privilege_variants(env, fleet, tmp_path) -> None:
+    solaris = [h for h in fleet.hosts if h.startswith("solaris-")][:4]  # solaris-04 refuses sudo
+    same_user = {**env, "ANSIBLE_BECOME_ALLOW_SAME_USER": "True"}  # the tests may log in as root: sudo all the same
+    become = _play(same_user, fleet, "advisor.fleet.collect", tmp_path / "become", "--limit", ",".join(solaris), "--become")
+    assert become.returncode == 2, become.stdout[-3000:]  # 2: a host failed (its sudo)
+    _, hosts = _review(tmp_path / "become" / "captures")
+    assert hosts["solaris-04"]["status"] == "unreachable"
+    assert hosts["solaris-04"]["errors"] == ["Missing sudo password"]  # Ansible's own words
+    assert all(hosts[h]["errors"] == [] for h in solaris if h != "solaris-04")
+    assert hosts["solaris-01"]["detected"]["ldm_version"] == "3.4.0.3.6"  # the control domain's ldm, run as root
+    assert any("sudo -H -S -n" in line and "/bin/sh" in line for line in fleet.sent())  # Ansible's own become
+
+    variant = _play(env, fleet, "advisor.fleet.collect", tmp_path / "sudo", "--limit", ",".join(solaris),
+                    "-e", "advisor_privilege=sudo")
+    assert variant.returncode == 0, variant.stdout[-3000:]
+    with tarfile.open(tmp_path / "sudo" / "captures" / "solaris-04.tar.gz") as tar:
+        manifest = yaml.safe_load(tar.extractfile("solaris-04/manifest.yaml").read())  # type: ignore[union-attr]
+    assert manifest["host"] == "solaris-04"
+    ldm = next(c for c in manifest["commands"] if c["id"] == "ldm-version")
+    assert ldm["command"] == "sudo -n ldm -V" and ldm["file"] is None and "a password is required" in ldm["stderr"]
+    _, hosts = _review(tmp_path / "sudo" / "captures")
+    assert "sudo -n ldm -V: sudo: a password is required" in hosts["solaris-04"]["not_collected"]
+
+
+def test_audit_playbook_reviews_its_own_hosts_and_fails_on_the_gate(env, fleet, tmp_path) -> None:
+    tuned = [h for h, (b, _) in fleet.served.items() if b.endswith("-tuned") and fleet.hosts[h] not in fleet.refused]
+    stale = tmp_path / "captures" / "linux-02.tar.gz"  # a bundle of another run, untuned: never judged here
+    stale.parent.mkdir(parents=True)
+    stale.write_bytes(b"not even a bundle")
+    passed = _play(env, fleet, "advisor.fleet.audit", tmp_path, "--limit", ",".join(tuned))
+    assert passed.returncode == 0, passed.stdout[-3000:]
+    report = json.loads((tmp_path / "reports" / "report.json").read_text())
+    assert sorted(h["host"] for h in report["hosts"]) == sorted(tuned)
+    assert (tmp_path / "reports" / "report.html").is_file()
+
+    failed = _play(env, fleet, "advisor.fleet.audit", tmp_path, "--limit", ",".join([*tuned, "linux-02", "down-01"]))
+    assert failed.returncode == 2, failed.stdout[-3000:]
+    assert "advisor gate exited 3 (a host was not collected): down-01: not collected: unreachable: " in failed.stdout
+    hosts = {h["host"]: h for h in json.loads((tmp_path / "reports" / "report.json").read_text())["hosts"]}
+    assert sorted(hosts) == sorted([*tuned, "linux-02", "down-01"])
+    assert hosts["down-01"]["status"] == "unreachable" and "Connection refused" in hosts["down-01"]["errors"][0]
+    assert hosts["linux-02"]["findings"]
+
+
+def _bundle(folder: str, files: dict[str, bytes]) -> bytes:
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w:gz") as tar:
+        for name, data in files.items():
+            info = tarfile.TarInfo(f"{folder}/{name}" if not name.startswith("/") else name.lstrip("/"))
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return raw.getvalue()
+
+
+def test_the_bundle_is_read_back_from_base64_or_uuencode_and_damage_is_refused(env) -> None:
+    sys.path.insert(0, str(Path(env["ANSIBLE_COLLECTIONS_PATH"])))
+    try:
+        bundle = _plugin("bundle")
+    finally:
+        sys.path.pop(0)
+    data = _bundle("web1", {"manifest.yaml": b"format: advisor-capture/1\n", "kstat-p.txt": bytes(range(256)) * 50})
+    name = "web1-20261123T010203Z.tar.gz"
+    b64 = "\r\n".join(base64.encodebytes(data).decode().splitlines())  # a pty's line ends
+    uu = "\n".join(["begin 600 bundle"] + [binascii.b2a_uu(data[i:i + 45]).decode().rstrip("\n")
+                                           for i in range(0, len(data), 45)] + ["`", "end"])
+    for encoding, text in (("base64", b64), ("uuencode", uu)):
+        stdout = f"noise\n@@advisor-bundle {name}\n@@advisor-encoding {encoding}\n{text}\n@@advisor-end\n"
+        assert bundle.decode(stdout) == (name, data)
+        bundle.check(data, name)
+    with pytest.raises(bundle.BundleError, match="cut short"):
+        bundle.check(data[:len(data) // 2], name)
+    with pytest.raises(bundle.BundleError, match="no complete bundle"):
+        bundle.decode(f"@@advisor-bundle {name}\n@@advisor-encoding base64\n{b64}\n")
+    with pytest.raises(bundle.BundleError, match="damaged"):
+        bundle.decode(f"@@advisor-bundle {name}\n@@advisor-encoding base64\n!!{b64}\n@@advisor-end\n")
+    escaping = _bundle("web1", {"manifest.yaml": b"", "/etc/cron.d/x": b"boom"})
+    with pytest.raises(bundle.BundleError, match="outside its folder"):
+        bundle.check(escaping, name)
+
+
+def test_the_script_prints_its_bundle_for_a_host_named_by_the_caller(env, tmp_path) -> None:
+    """ADVISOR_OUT=- under dash: the bundle arrives on stdout, named as the inventory names the host
+    (a name that cannot be a file name keeps its folder safe and its manifest exact)."""
+    from test_collector_script import _stub_host
+
+    sys.path.insert(0, str(Path(env["ANSIBLE_COLLECTIONS_PATH"])))
+    try:
+        bundle = _plugin("bundle")
+    finally:
+        sys.path.pop(0)
+    stub = {**_stub_host(tmp_path, CAPTURES / "s11-guest-untuned"), "ADVISOR_OUT": "-", "ADVISOR_HOST": 'db "1"\\err'}
+    ran = subprocess.run(["dash", str(FILES / "collect-solaris.sh")], env=stub, capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0, ran.stderr
+    name, data = bundle.decode(ran.stdout)
+    assert name.startswith("host-") and name.endswith(".tar.gz")
+    bundle.check(data, name)
+    (tmp_path / "db.tar.gz").write_bytes(data)
+    code, hosts = _review(tmp_path / "db.tar.gz")
+    assert code == 0 and list(hosts) == ['db "1"\\err'] and hosts['db "1"\\err']["findings"]
