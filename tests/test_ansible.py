@@ -243,6 +243,20 @@ def test_audit_playbook_reviews_its_own_hosts_and_fails_on_the_gate(env, fleet, 
     assert hosts["linux-02"]["findings"]
 
 
+def test_a_host_whose_collection_times_out_is_recorded_as_not_collected(env, fleet, tmp_path) -> None:
+    address = fleet.hosts["solaris-07"]
+    fleet.serving[address].assign(address, CAPTURES / "s11-guest-untuned", "uname-s=SunOS", "slow=30")
+    try:
+        play = _play(env, fleet, "advisor.fleet.collect", tmp_path, "--limit", "solaris-07,linux-02",
+                     "-e", "advisor_timeout=5")
+    finally:
+        fleet.serving[address].assign(address, CAPTURES / "s11-guest-untuned", "uname-s=SunOS")
+    assert play.returncode == 2, play.stdout[-3000:]
+    code, hosts = _review(tmp_path / "captures")
+    assert code == 3 and hosts["solaris-07"]["errors"] == ["the collection timed out after 5 s"]
+    assert hosts["linux-02"]["errors"] == [] and hosts["linux-02"]["findings"]
+
+
 def _bundle(folder: str, files: dict[str, bytes]) -> bytes:
     raw = io.BytesIO()
     with tarfile.open(fileobj=raw, mode="w:gz") as tar:

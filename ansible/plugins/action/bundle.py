@@ -177,6 +177,10 @@ class ActionModule(ActionBase):
                 result.update(failed=True, msg=f"not collected: {reason}")
                 return result
             return self._uncollected(result, reason)
+        except BaseException as exc:  # the task's `timeout`: its class is internal to each Ansible release
+            if "Timeout" in type(exc).__name__:
+                self._record(dest, host, f"the collection timed out after {self._task.timeout} s")
+            raise
         finally:
             self._clean_up()
         bundle = write_private(dest, data)
