@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from advisor.errors import ParseError
 from advisor.parsers import dladm, driver_conf, etc_system, ldm_list, solaris_info, tcp_props
 from conftest import CAPTURES, FIXTURES
 
@@ -88,6 +89,14 @@ def test_identity_outputs() -> None:
     assert solaris_info.parse_pkg_entire(read("pkg-entire/s11.4-sru42.txt")).sru == 42
     p = solaris_info.parse_pkg_entire(read("pkg-entire/s11.1-sru4.txt"))
     assert (p.release, p.sru) == ("11.1", 4)
+    listed = solaris_info.parse_pkg_entire(read("pkg-entire/s11.2-ga-pkg-list.txt"))  # `pkg list entire`
+    assert (listed.release, listed.sru, listed.version_text, listed.line) == ("11.2", 0, "0.5.11-0.175.2.0.0.42.0", 2)
+    fmri = solaris_info.parse_pkg_entire(read("pkg-entire/s11.4-ga-pkg-list-v.txt"))  # `pkg list -v entire`
+    assert (fmri.release, fmri.sru) == ("11.4", 0)
+    other = solaris_info.parse_pkg_entire("entire (solaris) 0.5.11-0.175.3.1.0.5.0 i--\n")  # another publisher's
+    assert (other.release, other.sru) == ("11.3", 1)
+    with pytest.raises(ParseError, match="entire@"):
+        solaris_info.parse_pkg_entire("NAME (PUBLISHER)  VERSION  IFO\nsystem/core-os  0.5.11-0.175.2.0.0.42.0  i--\n")
     old = solaris_info.parse_psrinfo(read("psrinfo-pv/s10-no-cores.txt"))
     assert (old.vcpus, old.cores, old.model) == (8, None, "UltraSPARC-T2")
     new = solaris_info.parse_psrinfo(read("psrinfo-pv/s11-cores.txt"))
@@ -110,7 +119,6 @@ def test_driver_conf() -> None:
 
 
 def test_virtinfo_parseable_form() -> None:
-    from advisor.errors import ParseError
     from advisor.parsers.solaris_info import parse_virtinfo
 
     text = ("VERSION 1.0\nDOMAINROLE|impl=LDoms|control=true|io=true|service=true|root=true\n"

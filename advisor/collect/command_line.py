@@ -152,7 +152,7 @@ def identify_command(line: str) -> Command | None:
         cid = "virtinfo"
     elif cmd == "psrinfo" and {"-p", "-v"} <= flags:
         cid = "psrinfo-pv"
-    elif cmd == "pkg" and args[:1] == ["info"] and "entire" in args:
+    elif cmd == "pkg" and args[:1] in (["info"], ["list"]) and "entire" in args:  # list: the FMRI or a table row
         cid = "pkg-entire"
     elif (cmd == "showrev" or cmd == "patchadd") and "-p" in flags:
         cid = "showrev-p"  # patchadd -p prints the same Patch: lines

@@ -15,6 +15,9 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     ("virtinfo", re.compile(r"^[ \t]*Domain role:|\A\s*VERSION\s+\d+\.\d+\s*\n\s*DOMAINROLE\|", re.M)),
     ("psrinfo-pv", re.compile(r"^The (?:\S+ )?physical processor has", re.M)),
     ("pkg-entire", re.compile(r"^[ \t]*Name:\s*(?:pkg://\w+/)?entire\s*$", re.M)),
+    ("pkg-entire", re.compile(r"^[ \t]*(?:pkg://[\w.-]+/)?entire@[\d.]+(?:,[\d.]+)?-[\d.]+", re.M)),  # pkg list -v
+    ("pkg-entire", re.compile(r"^[ \t]*NAME \(PUBLISHER\)[ \t]+VERSION[ \t]+IFO[ \t]*\n(?:.*\n)*?"  # pkg list
+                              r"[ \t]*entire(?:[ \t]+\([\w.-]+\))?[ \t]+[\d.]+-[\d.]+[ \t]", re.M)),
     ("showrev-p", re.compile(r"\A\s*Patch:\s*\d{6}-\d{2}")),
     ("uname-a", re.compile(r"\A\s*SunOS\s+\S+\s+5\.\d+\s")),
     ("release", re.compile(r"\A\s*(?:(?:Oracle\s+)?Solaris\s+\d+|OpenSolaris\s+20|OpenIndiana\s)")),

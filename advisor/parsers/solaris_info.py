@@ -193,20 +193,44 @@ def _pkg_blocks(text: str) -> list[dict[str, tuple[str, int]]]:
     return [b for b in blocks if b]
 
 
+def _from_branch(branch: str) -> tuple[str, int] | None:
+    """(release, SRU) of entire's branch. 11.4: 11.4.42.0.1.111.0; 11.0-11.3: 0.175.<minor>.<sru>...."""
+    parts = branch.split(".")
+    if parts[:2] == ["0", "175"] and len(parts) >= 4 and parts[2].isdigit() and parts[3].isdigit():
+        return f"11.{parts[2]}", int(parts[3])
+    if parts[0] == "11" and len(parts) >= 3 and parts[1].isdigit() and parts[2].isdigit():
+        return f"11.{parts[1]}", int(parts[2])
+    return None
+
+
+# `pkg list -v entire`: pkg://solaris/entire@0.5.11,5.11-0.175.2.8.0.5.0:20150325T200338Z i--
+# `pkg list entire`:    entire    0.5.11-0.175.1.4.0.5.0    i--   (under NAME (PUBLISHER) VERSION IFO)
+_FMRI = re.compile(r"^\s*(?:pkg://[\w.-]+/)?entire@(?P<version>[\d.]+(?:,[\d.]+)?-(?P<branch>[\d.]+))(?::\S*)?(?:\s|$)")
+_LISTED = re.compile(r"^\s*entire(?:\s+\([\w.-]+\))?\s+(?P<version>[\d.]+-(?P<branch>[\d.]+))\s+[-\w]{3}\s*$")
+
+
+def _pkg_list_entire(text: str) -> SolarisPkgEntire | None:
+    for ln in numbered(text):
+        if m := _FMRI.match(ln.text) or _LISTED.match(ln.text):
+            found = _from_branch(m.group("branch"))
+            if found:
+                return SolarisPkgEntire(found[0], found[1], m.group("version"), ln.number)
+    return None
+
+
 def parse_pkg_entire(text: str) -> SolarisPkgEntire:
+    """`pkg info entire`, or the FMRI or table row `pkg list [-v] entire` prints."""
     fields = next((b for b in _pkg_blocks(text)
                    if b.get("Name", ("",))[0].rsplit("/", 1)[-1] == "entire"), None)
     if fields is None:
-        raise ParseError("not 'pkg info entire' output (no 'Name: entire')")
+        listed = _pkg_list_entire(text)
+        if listed is None:
+            raise ParseError("not 'pkg info entire' output (no 'Name: entire') nor an entire@ version of 'pkg list'")
+        return listed
     branch = fields.get("Branch")
     version = fields.get("Version", ("", 0))
-    # 11.4: Branch 11.4.42.0.1.111.0 ; 11.0-11.3: Branch 0.175.<minor>.<sru>....
-    if branch:
-        parts = branch[0].split(".")
-        if parts[:2] == ["0", "175"] and len(parts) >= 4 and parts[2].isdigit() and parts[3].isdigit():
-            return SolarisPkgEntire(f"11.{parts[2]}", int(parts[3]), version[0], branch[1])
-        if parts[0] == "11" and len(parts) >= 3 and parts[1].isdigit() and parts[2].isdigit():
-            return SolarisPkgEntire(f"11.{parts[1]}", int(parts[2]), version[0], branch[1])
+    if branch and (found := _from_branch(branch[0])):
+        return SolarisPkgEntire(found[0], found[1], version[0], branch[1])
     m = re.search(r"Solaris (11\.\d+)(?:\.(\d+))?", version[0])
     if m:
         return SolarisPkgEntire(m.group(1), int(m.group(2)) if m.group(2) else None, version[0], version[1])
