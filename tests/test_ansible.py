@@ -164,8 +164,10 @@ def test_collect_playbook_gets_every_host_and_review_reports_the_failed_with_ans
     assert play.returncode == 4, play.stdout[-3000:]  # 4: some hosts unreachable
     bundles = sorted(p.name for p in (tmp_path / "captures").iterdir())
     assert bundles == sorted(f"{h}.tar.gz" for h in fleet.hosts)  # one per host, the failed ones too
-    code, hosts = _review(tmp_path / "captures")
-    assert code == 3 and sorted(hosts) == sorted(fleet.hosts)
+    review = run_cli("review", "captures/", "-f", "json,html", "-o", "reports/", cwd=tmp_path)  # as docs/fleet.md says
+    assert review.returncode == 3 and (tmp_path / "reports" / "report.html").is_file(), review.stderr
+    hosts = {h["host"]: h for h in json.loads((tmp_path / "reports" / "report.json").read_text())["hosts"]}
+    assert sorted(hosts) == sorted(fleet.hosts)
     down = {h for h, r in hosts.items() if r["status"] == "unreachable"}
     refused = {h for h, a in fleet.hosts.items() if a in fleet.refused}
     assert down == refused | {"down-01", "down-02"}
@@ -243,17 +245,20 @@ def test_audit_playbook_reviews_its_own_hosts_and_fails_on_the_gate(env, fleet, 
     assert hosts["linux-02"]["findings"]
 
 
-def test_a_host_whose_collection_times_out_is_recorded_as_not_collected(env, fleet, tmp_path) -> None:
-    address = fleet.hosts["solaris-07"]
-    fleet.serving[address].assign(address, CAPTURES / "s11-guest-untuned", "uname-s=SunOS", "slow=30")
+def test_a_host_that_times_out_or_runs_another_system_is_recorded_as_not_collected(env, fleet, tmp_path) -> None:
+    slow, other = fleet.hosts["solaris-07"], fleet.hosts["linux-08"]
+    fleet.serving[slow].assign(slow, CAPTURES / "s11-guest-untuned", "uname-s=SunOS", "slow=30")
+    fleet.serving[other].assign(other, CAPTURES / "linux-gw-untuned", "uname-s=AIX")
     try:
-        play = _play(env, fleet, "advisor.fleet.collect", tmp_path, "--limit", "solaris-07,linux-02",
+        play = _play(env, fleet, "advisor.fleet.collect", tmp_path, "--limit", "solaris-07,linux-08,linux-02",
                      "-e", "advisor_timeout=5")
     finally:
-        fleet.serving[address].assign(address, CAPTURES / "s11-guest-untuned", "uname-s=SunOS")
+        fleet.serving[slow].assign(slow, CAPTURES / "s11-guest-untuned", "uname-s=SunOS")
+        fleet.serving[other].assign(other, CAPTURES / "linux-gw-untuned", "uname-s=Linux")
     assert play.returncode == 2, play.stdout[-3000:]
     code, hosts = _review(tmp_path / "captures")
     assert code == 3 and hosts["solaris-07"]["errors"] == ["the collection timed out after 5 s"]
+    assert hosts["linux-08"]["errors"] == ["platform 'AIX' is not audited by this release"]
     assert hosts["linux-02"]["errors"] == [] and hosts["linux-02"]["findings"]
 
 

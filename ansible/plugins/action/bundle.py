@@ -199,18 +199,18 @@ class ActionModule(ActionBase):
         script = os.path.join(args["scripts"], f"collect-{platform}{variant}.sh")
         if not os.path.isfile(script):
             raise CollectFailed(f"{script}: no collector script for {platform}")
-        if not self._connection._shell.tmpdir:
-            self._make_tmp_path()
-        remote = self._connection._shell.join_path(self._connection._shell.tmpdir, "advisor-collect.sh")
-        self._transfer_file(script, remote)
-        self._fixup_perms2((self._connection._shell.tmpdir, remote), execute=False)
         shell = self._connection._shell
+        if not shell.tmpdir:
+            self._make_tmp_path()
+        remote = shell.join_path(shell.tmpdir, "advisor-collect.sh")
+        self._transfer_file(script, remote)
+        self._fixup_perms2((shell.tmpdir, remote), execute=False)
         env = shell.env_prefix(ADVISOR_OUT="-", ADVISOR_HOST=host)
         ran = self._low_level_execute_command(f"{env} /bin/sh {shell.quote(remote)}", sudoable=True)
         stdout, stderr = to_text(ran.get("stdout", "")), to_text(ran.get("stderr", ""))
-        if ran.get("rc") != 0:
-            words = first_words(stderr) or first_words(to_text(ran.get("msg", ""))) or f"exit status {ran.get('rc')}"
-            raise CollectFailed(f"the collector failed: {words}")
+        if ran.get("rc") != 0:  # under become's terminal, the script's stderr arrives in its stdout
+            said = first_words(stderr) or first_words(to_text(ran.get("msg", ""))) or first_words(stdout)
+            raise CollectFailed(f"the collector failed: {said or 'exit status ' + str(ran.get('rc'))}")
         name, data = decode(stdout)
         check(data, name)
         return platform, data
