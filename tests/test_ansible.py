@@ -224,6 +224,13 @@ def test_become_and_the_privilege_variants(env, fleet, tmp_path) -> None:
     _, hosts = _review(tmp_path / "sudo" / "captures")
     assert "sudo -n ldm -V: sudo: a password is required" in hosts["solaris-04"]["not_collected"]
 
+    rbac = _play(env, fleet, "advisor.fleet.collect", tmp_path / "pfexec", "--limit", "solaris-01",
+                 "-e", "advisor_privilege=pfexec")
+    assert rbac.returncode == 0, rbac.stdout[-3000:]
+    _, hosts = _review(tmp_path / "pfexec" / "captures")
+    assert hosts["solaris-01"]["errors"] == [] and hosts["solaris-01"]["detected"]["ldm_version"] == "3.4.0.3.6"
+    assert any(line.endswith("pfexec ldm list -l -p") for line in fleet.sent())
+
 
 def test_audit_playbook_reviews_its_own_hosts_and_fails_on_the_gate(env, fleet, tmp_path) -> None:
     tuned = [h for h, (b, _) in fleet.served.items() if b.endswith("-tuned") and fleet.hosts[h] not in fleet.refused]

@@ -170,6 +170,9 @@ def test_only_allowlisted_commands_are_ever_sent(sshd, tmp_path, monkeypatch) ->
         assert collect_host(Target(address), options, tmp_path / "out", privilege).error is None
     assert sent and set(sent) <= allowlist.every_line()
     assert "sudo -n ldm list -l -p" in sent and "pfexec ldm -V" in sent and "kstat -p" in sent
+    manifest = yaml.safe_load((tmp_path / "out" / "127.0.0.2" / "manifest.yaml").read_text())  # the pfexec run's
+    ldm = next(c for c in manifest["commands"] if c["id"] == "ldm-version")
+    assert ldm["command"] == "pfexec ldm -V" and ldm["exit_status"] == 0 and ldm["file"] == "ldm-version.txt"
 
 
 def test_the_command_table() -> None:

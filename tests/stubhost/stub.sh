@@ -73,7 +73,7 @@ case "$tool $*" in
 	# `sudo -n CMD` (advisor --sudo) or Ansible's become: `sudo -H -S -n -u root /bin/sh -c CMD`
 	while [ $# -gt 0 ]; do case $1 in -u|-g) shift 2 ;; -*) shift ;; *) break ;; esac; done
 	exec "$@" ;;
-"pfexec "*) shift; exec "$@" ;;
+"pfexec "*) exec "$@" ;;  # $1 is already the command (pfexec is $0)
 "cat"|"cat "*) exec /bin/cat "$@" ;;  # any other cat (login scripts) is the real one
 *) echo "stub: unexpected command: $tool $*" >&2; exit 99 ;;
 esac
