@@ -1,6 +1,5 @@
 """`manifest.yaml` of a capture bundle (format advisor-capture/1)."""
 
-from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path

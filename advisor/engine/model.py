@@ -1,6 +1,5 @@
 """Rule packs (`rules/*.yaml`) as pydantic models."""
 
-from __future__ import annotations
 
 import re
 from enum import Enum

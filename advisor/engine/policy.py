@@ -1,6 +1,5 @@
 """The policy file: parameter overrides and declared intents."""
 
-from __future__ import annotations
 
 from datetime import date
 from fnmatch import fnmatchcase

@@ -4,8 +4,6 @@
 finding can show where its observed value came from.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -123,6 +121,11 @@ class TcpDrift(BaseModel):
     persistent: str
 
 
+class LanRef(BaseModel):
+    name: str
+    ppa: int
+
+
 class LanInterface(Fact):
     """An HP-UX LAN interface or APA aggregate."""
 
@@ -142,12 +145,7 @@ class LanInterface(Fact):
     cko_attribute: str | None = None  # the name nwmgr printed for transmit CKO
     is_aggregate: bool = False
     members: list[str] | None = None  # aggregates: member interfaces (None: lanscan -q not read)
-    members_tso_off: list["LanRef"] = []
-
-
-class LanRef(BaseModel):
-    name: str
-    ppa: int
+    members_tso_off: list[LanRef] = []
 
 
 class Filtered(BaseModel):
@@ -155,58 +153,6 @@ class Filtered(BaseModel):
 
     command: str
     grep: str | None = None
-
-
-class HostFacts(Fact):
-    host: str
-    kind: Literal["capture", "plan"] = "capture"  # a plan has no run-time data (kstat, effective values)
-    platform: str = "unknown"  # "solaris" or "unknown" for now
-    os_name: str | None = None
-    solaris_major: int | None = None
-    solaris_minor: int | None = None
-    solaris_update: str | None = None
-    solaris_update_yymm: int | None = None  # Solaris 10 update as a number: 1/13 is 1301, 8/11 is 1108
-    sru: int | None = None
-    arch: str | None = None  # "sparc" or "x86"
-    ldm_version: str | None = None
-    roles: list[str] | None = None  # virtinfo roles of the captured domain
-    ldom_name: str | None = None  # its name in `ldm list` (virtinfo "Domain name")
-    control_host: str | None = None  # the control domain's host name (virtinfo "Control domain")
-    nodename: str | None = None  # uname -a's node name: which machine this is, whatever the bundle is called
-    is_control_domain: bool | None = None
-    is_guest_domain: bool | None = None
-    local_mapin: str | None = None  # extended-mapin-space of the captured domain, where its listing shows it
-    vnet_software: bool | None = None  # the captured domain runs the levels with the vnet rework and LSO
-    cpu_model: str | None = None
-    threads_per_core: int | None = None
-    vcpus: int | None = None
-    patches: dict[str, int] | None = None
-    system: dict[str, int | str] | None = None
-    tcp: dict[str, TcpProp] | None = None
-    tcp_recv_buf: int | None = None
-    tcp_drift: list[TcpDrift] | None = None
-    tcp_lso: TcpLso | None = None
-    driver_conf: dict[str, dict[str, str]] = {}
-    domains: list[Domain] | None = None
-    vswitches: list[VSwitch] | None = None
-    vnets: list[VNet] | None = None
-    links: list[Link] | None = None
-    ldcs: list[LdcChannel] | None = None
-    # Linux hosts and Xen dom0s
-    xen_tool: str | None = None  # xl or xm, whichever answered
-    xen_nr_cpus: int | None = None
-    xen_dom0_pinned: list[int] | None = None
-    xen_guest_vcpus: list[XenVcpu] | None = None
-    pcpus: list[PCpu] | None = None
-    bridges: list[LinuxBridge] | None = None
-    interfaces: list[Interface] | None = None
-    ip_forward: bool | None = None
-    pci_cards: list[PciCard] | None = None
-    # HP-UX
-    hpux_release: str | None = None  # B.11.31 (11i v3), B.11.23 (v2), B.11.11 (v1)
-    lan_interfaces: list[LanInterface] | None = None
-    inputs: list[str] = []  # command ids whose output was read
-    filtered: dict[str, Filtered] = {}  # command id -> how its output was filtered
 
 
 class VcpuRef(BaseModel):
@@ -267,3 +213,55 @@ class PciCard(Fact):
     link_width: int | None = None  # negotiated lanes (LnkSta)
     link_gbps: float | None = None  # usable Gbit/s per direction: GT/s x lanes x 8b/10b (below 8 GT/s) or 128b/130b
     functions_in_use: int = 0  # with a kernel driver bound
+
+
+class HostFacts(Fact):
+    host: str
+    kind: Literal["capture", "plan"] = "capture"  # a plan has no run-time data (kstat, effective values)
+    platform: str = "unknown"  # "solaris" or "unknown" for now
+    os_name: str | None = None
+    solaris_major: int | None = None
+    solaris_minor: int | None = None
+    solaris_update: str | None = None
+    solaris_update_yymm: int | None = None  # Solaris 10 update as a number: 1/13 is 1301, 8/11 is 1108
+    sru: int | None = None
+    arch: str | None = None  # "sparc" or "x86"
+    ldm_version: str | None = None
+    roles: list[str] | None = None  # virtinfo roles of the captured domain
+    ldom_name: str | None = None  # its name in `ldm list` (virtinfo "Domain name")
+    control_host: str | None = None  # the control domain's host name (virtinfo "Control domain")
+    nodename: str | None = None  # uname -a's node name: which machine this is, whatever the bundle is called
+    is_control_domain: bool | None = None
+    is_guest_domain: bool | None = None
+    local_mapin: str | None = None  # extended-mapin-space of the captured domain, where its listing shows it
+    vnet_software: bool | None = None  # the captured domain runs the levels with the vnet rework and LSO
+    cpu_model: str | None = None
+    threads_per_core: int | None = None
+    vcpus: int | None = None
+    patches: dict[str, int] | None = None
+    system: dict[str, int | str] | None = None
+    tcp: dict[str, TcpProp] | None = None
+    tcp_recv_buf: int | None = None
+    tcp_drift: list[TcpDrift] | None = None
+    tcp_lso: TcpLso | None = None
+    driver_conf: dict[str, dict[str, str]] = {}
+    domains: list[Domain] | None = None
+    vswitches: list[VSwitch] | None = None
+    vnets: list[VNet] | None = None
+    links: list[Link] | None = None
+    ldcs: list[LdcChannel] | None = None
+    # Linux hosts and Xen dom0s
+    xen_tool: str | None = None  # xl or xm, whichever answered
+    xen_nr_cpus: int | None = None
+    xen_dom0_pinned: list[int] | None = None
+    xen_guest_vcpus: list[XenVcpu] | None = None
+    pcpus: list[PCpu] | None = None
+    bridges: list[LinuxBridge] | None = None
+    interfaces: list[Interface] | None = None
+    ip_forward: bool | None = None
+    pci_cards: list[PciCard] | None = None
+    # HP-UX
+    hpux_release: str | None = None  # B.11.31 (11i v3), B.11.23 (v2), B.11.11 (v1)
+    lan_interfaces: list[LanInterface] | None = None
+    inputs: list[str] = []  # command ids whose output was read
+    filtered: dict[str, Filtered] = {}  # command id -> how its output was filtered

@@ -1,6 +1,5 @@
 """The report every renderer reads. Field names are a contract (DESIGN.md)."""
 
-from __future__ import annotations
 
 import re
 from typing import Literal
