@@ -8,8 +8,10 @@ fastest wall time: `advisor --help`, `advisor --version`, and
     python bench/startup.py --advisor "python -m advisor"    # another build of advisor
 
 Measure with compiled bytecode, as an installed advisor runs: unset
-PYTHONDONTWRITEBYTECODE and run once before measuring. Not a test: nothing
-asserts a time.
+PYTHONDONTWRITEBYTECODE and run once before measuring. Where `perf stat` can
+count instructions, each command's count is printed too: unlike wall time it
+does not move with what else the machine is doing, so two builds compare on a
+busy machine. Not a test: nothing asserts a time.
 """
 
 from __future__ import annotations
@@ -38,6 +40,20 @@ def timed(cmd: list[str], runs: int) -> list[float]:
     return times
 
 
+def instructions(cmd: list[str]) -> int | None:
+    """Instructions one run retires, by `perf stat`; None where perf cannot count them."""
+    perf = shutil.which("perf")
+    if perf is None:
+        return None
+    res = subprocess.run([perf, "stat", "-x,", "-e", "instructions", "--", *cmd], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True)
+    for line in res.stderr.splitlines():
+        fields = line.split(",")
+        if len(fields) > 2 and fields[2].startswith("instructions") and fields[0].isdigit():
+            return int(fields[0])
+    return None
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=11)
@@ -56,7 +72,9 @@ def main() -> None:
     }
     for name, argv in cases.items():
         times = timed([*advisor, *argv], args.runs)
-        print(f"{name:28s} median {statistics.median(times):6.3f} s   fastest {min(times):6.3f} s")
+        counted = instructions([*advisor, *argv])
+        count = f"   {counted / 1e6:,.0f} M instructions" if counted else ""
+        print(f"{name:28s} median {statistics.median(times):6.3f} s   fastest {min(times):6.3f} s{count}")
 
 
 if __name__ == "__main__":
