@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from advisor.collect.capture import Capture, RawOutput
+from advisor.errors import ParseError
 from advisor.facts.build import build
 from advisor.parsers import ldm_list, ldm_parseable
 from advisor.parsers.solaris_info import parse_ldm_version
 from conftest import CAPTURES, FIXTURES
+
+REAL = Path(__file__).parent / "real"
 
 LDM = FIXTURES / "parsers/ldm-list-l"
 
@@ -80,3 +85,21 @@ def test_ldm_version_singular_and_plural_manager() -> None:
     assert parse_ldm_version((FIXTURES / "parsers/ldm-version/ldm12-doc.txt").read_text()).version.value == "1.2"
     v = parse_ldm_version((FIXTURES / "parsers/ldm-version/ldm34.txt").read_text())
     assert v.version.value == "3.4.0.3.6" and v.version.line == 2
+
+
+def test_a_vsw_section_in_a_layout_not_known_is_refused_not_read_as_empty() -> None:
+    """The current Oracle VM Server for SPARC guide prints a switch as a row plus
+    `KEY :value` lines (tests/real/ldm-list-bindings/...-o-network-primary-cut.txt).
+    Read as no switch at all, every vsw rule would pass by omission."""
+    sample = (REAL / "ldm-list-bindings" / "oracle-ovmsparc-admin-devid-list-bindings-e-o-network-primary-cut.txt")
+    vsw = sample.read_text().split("\n---\n", 1)[1].split("\n", 1)[1]  # without its prompt line
+    head = ("NAME             STATE      FLAGS   CONS    VCPU  MEMORY   UTIL  NORM  UPTIME\n"
+            "primary          active     -n-cv-  UART    16    16G      0.2%  0.2%  1d 2h\n\n")
+    # as the page shows it (its DEVICE line flush left), and with DEVICE indented like the lines below it
+    for text in (head + vsw, head + vsw.replace("\nDEVICE ", "\n            DEVICE ")):
+        with pytest.raises(ParseError):
+            ldm_list.parse(text)
+    with pytest.raises(ParseError, match=r"VSW of domain primary is in a layout advisor does not read "
+                                         r"\('NAME MACADDRESS NET-DEV DVID\|PVID\|VIDs'\)") as err:
+        ldm_list.parse(head + vsw.replace("\nDEVICE ", "\n            DEVICE "))
+    assert err.value.line == 5

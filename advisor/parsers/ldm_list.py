@@ -109,13 +109,17 @@ def _apply(domain: LdmDomain, section: _Section) -> None:
         if target is not None:
             target.update(values)
         return
-    if not _is_header(section.lines[0].text):
-        return  # UUID, MAC, HOSTID, SOFTSTATE: single values, not used by rules
-    rows = _table(section)
     targets = {
         "VCPU": domain.vcpus, "CORE": domain.cores, "IO": domain.io, "VSW": domain.vsws,
         "NETWORK": domain.vnets, "VDS": domain.vds, "DISK": domain.vdisks,
     }
+    if not _is_header(section.lines[0].text):
+        if name in targets:  # a table the rules read, in a layout not known here: never read as empty
+            raise ParseError(f"{name} of domain {domain.name} is in a layout advisor does not read "
+                             f"({' '.join(section.lines[0].text.split())[:60]!r}); "
+                             f"`ldm list -l -p` gives the same facts in every release", line=section.lines[0].number)
+        return  # UUID, MAC, HOSTID, SOFTSTATE: single values, not used by rules
+    rows = _table(section)
     if name in targets:
         targets[name].extend(rows)
 
