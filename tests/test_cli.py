@@ -7,12 +7,14 @@ import io
 import json
 import re
 import shutil
+import subprocess
+import sys
 import tarfile
 from pathlib import Path
 
 import pytest
 
-from conftest import CAPTURES, FIXTURES, POLICIES
+from conftest import CAPTURES, FIXTURES, POLICIES, _env, run_cli
 
 UNTUNED = CAPTURES / "t5-primary-untuned"
 TUNED = CAPTURES / "t5-primary-tuned"
@@ -280,3 +282,14 @@ def test_empty_files_and_corrupt_archives_are_said_in_words(cli, tmp_path: Path)
         f"advisor: {random}: not a tar archive (plain, or compressed with gzip, bzip2 or xz)",
         f"advisor: {nothing}: the archive is empty"]
     assert "t5-primary-tuned" in res.stdout  # the readable input is still reported
+
+
+@pytest.mark.parametrize("argv", [["review", "--help"], ["audit", "--help"], ["collect", "--help"], ["gate", "--help"],
+                                  ["diff", "--help"], ["collector-script", "--help"], ["rules", "--help"],
+                                  ["rules", "show", "--help"], ["review"], ["revew", "x"]])
+def test_starting_with_only_the_named_command_changes_nothing(argv: list[str]) -> None:
+    """advisor builds only the command it is asked for; the whole app must say the same."""
+    whole = subprocess.run([sys.executable, "-c", "import sys; from advisor.cli import app; sys.argv[0] = 'advisor'; app()",
+                            *argv], capture_output=True, text=True, env=_env(None), timeout=60)
+    named = run_cli(*argv)
+    assert (named.returncode, named.stdout, named.stderr) == (whole.returncode, whole.stdout, whole.stderr)
