@@ -1,6 +1,5 @@
 """`manifest.yaml` of a capture bundle (format advisor-capture/1)."""
 
-
 from datetime import datetime
 from pathlib import Path
 

@@ -1,6 +1,5 @@
 """Rule packs (`rules/*.yaml`) as pydantic models."""
 
-
 import re
 from enum import Enum
 from typing import Literal

@@ -1,6 +1,5 @@
 """The policy file: parameter overrides and declared intents."""
 
-
 from datetime import date
 from fnmatch import fnmatchcase
 from pathlib import Path

@@ -1,6 +1,5 @@
 """The report every renderer reads. Field names are a contract (DESIGN.md)."""
 
-
 import re
 from typing import Literal
 
