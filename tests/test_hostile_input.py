@@ -293,6 +293,8 @@ def test_a_hostile_manifest_costs_its_bundle_only(cli, tmp_path: Path) -> None:
     (lambda m: m, "uname-a.txt: sha256 differs from manifest.yaml; not read"),  # the file was changed after collection
     (lambda m: m.replace("sha256: d72e", "sha256: [d72e", 1).replace("a1c}", "a1c]}", 1), "manifest.yaml:"),
     (lambda m: m.replace("exit_status: 0", "exit_status: " + "9" * 5000, 1), "manifest.yaml:5:"),
+    (lambda m: m.replace("host: ldg7", "host: " + "h" * 100_000, 1),  # not a host name: a damaged manifest
+     "manifest.yaml: host: String should have at most 255 characters"),
 ])
 def test_a_manifest_that_does_not_match_its_files_is_said(cli, tmp_path: Path, edit, said: str) -> None:
     bundle = tmp_path / "s11"

@@ -3,7 +3,7 @@
 from datetime import datetime
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from advisor import datafile
 from advisor.errors import InputError
@@ -24,7 +24,7 @@ class ManifestCommand(BaseModel):
 class Manifest(BaseModel):
     model_config = ConfigDict(extra="ignore")
     format: str = FORMAT
-    host: str | None = None
+    host: str | None = Field(default=None, max_length=255)  # a DNS name is at most 253
     collected_at: datetime | None = None
     not_collected: str | None = None  # why the host could not be collected (its collector's own words)
     commands: list[ManifestCommand] = []
