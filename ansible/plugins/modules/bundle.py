@@ -25,7 +25,7 @@ options:
     type: path
     required: true
   scripts:
-    description: Folder holding the collector scripts C(collect-<platform>[-<privilege>].sh) (the collect role's files).
+    description: Folder holding the collector scripts C(collect-<platform>[-<privilege>].sh) (the advisor role's files).
     type: path
     required: true
   privilege:

@@ -31,7 +31,7 @@ options:
     type: path
     required: true
   formats:
-    description: Report formats, comma-separated (table, json, html, markdown, junit, sarif, csv, ...).
+    description: Report formats, comma-separated, as advisor's --format (table, json, html, markdown, junit, sarif, script).
     type: str
     default: json,html
   fail_on:
