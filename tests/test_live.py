@@ -108,6 +108,24 @@ def test_auth_refused_dead_dropped_and_slow_hosts_fail_alone(sshd, access) -> No
     assert "advisor: 127.0.0.6: incomplete: kstat -p did not finish" in res.stderr
 
 
+def test_collect_leaves_a_bundle_that_says_why_a_host_was_not_collected(sshd, access, tmp_path) -> None:
+    """Reviewed later, the folder reports the host as not collected, never on an older bundle of it."""
+    out = tmp_path / "captures"
+    (out / "127.0.0.9").mkdir(parents=True)
+    shutil.copytree(CAPTURES / "s11-guest-untuned", out / "127.0.0.9", dirs_exist_ok=True)  # last week's
+    res = run_cli("collect", "127.0.0.2", "127.0.0.9", "127.0.0.8", *access, "--connect-timeout", "3", "-o", str(out))
+    assert res.returncode == 3
+    assert sorted(p.name for p in out.iterdir()) == ["127.0.0.2", "127.0.0.8", "127.0.0.9"]
+    assert [p.name for p in (out / "127.0.0.9").iterdir()] == ["manifest.yaml"]
+    reviewed = run_cli("review", str(out), "-f", "json")
+    hosts = {h["host"]: h for h in json.loads(reviewed.stdout)["hosts"]}
+    assert reviewed.returncode == 3 and hosts["127.0.0.2"]["status"] == "clean"
+    assert hosts["127.0.0.9"]["status"] == "unreachable" and "cannot connect" in hosts["127.0.0.9"]["errors"][0]
+    assert hosts["127.0.0.8"]["status"] == "unreachable" and "authentication failed" in hosts["127.0.0.8"]["errors"][0]
+    said = {line.split(": not collected: ")[0]: line for line in res.stderr.splitlines() if ": not collected: " in line}
+    assert all(hosts[h]["errors"][0] in said[f"advisor: {h}"] for h in ("127.0.0.8", "127.0.0.9"))
+
+
 def test_proxyjump_through_one_and_two_jump_hosts(sshd, tmp_path) -> None:
     outer = Sshd(tmp_path / "outer", ["127.0.0.1"], name="outer")
     inner = Sshd(tmp_path / "inner", ["127.0.0.1"], name="inner")
@@ -142,7 +160,8 @@ def test_collect_writes_private_atomic_bundles_that_review_reads(sshd, access, t
     res = run_cli("collect", "127.0.0.7", "127.0.0.9", *access, "-o", str(out), "--connect-timeout", "3")
     assert res.returncode == 3 and "127.0.0.9: not collected" in res.stderr
     bundle = out / "127.0.0.7"
-    assert sorted(p.name for p in out.iterdir()) == ["127.0.0.7"]  # no temporary folder left
+    assert sorted(p.name for p in out.iterdir()) == ["127.0.0.7", "127.0.0.9"]  # no temporary folder left
+    assert stat.S_IMODE((out / "127.0.0.9").stat().st_mode) == 0o700  # its not-collected record, private too
     assert stat.S_IMODE(bundle.stat().st_mode) == 0o700
     assert all(stat.S_IMODE(p.stat().st_mode) == 0o600 for p in bundle.iterdir())
     manifest = yaml.safe_load((bundle / "manifest.yaml").read_text())

@@ -68,11 +68,36 @@ def _run_command(session: Session, command: allowlist.Command, privilege: str | 
 
 def collect_host(target: Target, options: SshOptions, dest: Path, privilege: str | None = None,
                  known: KnownHosts | None = None) -> Collected:
-    """Writes dest/<alias>/ (replacing an older bundle of that host)."""
+    """Writes dest/<alias>/, replacing an older bundle of that host: a host that
+    cannot be collected leaves a bundle saying why (a later review of dest
+    reports it as not collected, never judges it on an older bundle)."""
     try:
-        return _collect(target, options, dest, privilege, known)
+        collected = _collect(target, options, dest, privilege, known)
     except InputError as exc:  # its ssh_config entry (or a jump host's): this host only
-        return Collected(target, error="its ssh_config entry was refused (said above)", settings_error=str(exc))
+        collected = Collected(target, error="its ssh_config entry was refused (said above)", settings_error=str(exc))
+    if collected.bundle is None:
+        _record_not_collected(target, dest, collected.settings_error or collected.error or "not collected")
+    return collected
+
+
+def _record_not_collected(target: Target, dest: Path, reason: str) -> None:
+    manifest = {"format": "advisor-capture/1", "host": target.alias,
+                "collected_at": datetime.now(timezone.utc).replace(microsecond=0).isoformat(),
+                "not_collected": reason, "commands": []}
+    _replace(dest, _safe_name(target.alias), {"manifest.yaml": yaml.safe_dump(manifest, sort_keys=False).encode()})
+
+
+def _replace(dest: Path, name: str, files: dict[str, bytes]) -> Path:
+    """dest/name holding exactly these files, swapped in whole (private, never seen half written)."""
+    dest.mkdir(mode=0o700, parents=True, exist_ok=True)
+    final, tmp = dest / name, dest / f".{name}.{secrets.token_hex(4)}.tmp"
+    tmp.mkdir(mode=0o700)
+    for file_name, data in files.items():
+        _write_private(tmp / file_name, data)
+    if final.exists():
+        shutil.rmtree(final)
+    tmp.rename(final)
+    return final
 
 
 def _collect(target: Target, options: SshOptions, dest: Path, privilege: str | None,
