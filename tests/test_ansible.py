@@ -94,7 +94,8 @@ def env(tmp_path_factory) -> dict[str, str]:
            "ANSIBLE_LOCAL_TEMP": str(work / "local-tmp"), "ANSIBLE_REMOTE_TMP": str(work / "remote-tmp"),
            "ANSIBLE_SSH_CONTROL_PATH_DIR": str(work / "cp"), "ANSIBLE_COLLECTIONS_PATH": str(work / "collections"),
            "ANSIBLE_HOST_KEY_CHECKING": "True", "ANSIBLE_NOCOLOR": "1", "ANSIBLE_FORKS": "30",
-           "ANSIBLE_CONFIG": str(work / "none.cfg")}
+           "ANSIBLE_CONFIG": str(work / "ansible.cfg")}  # an empty one: no ~/.ansible.cfg or /etc/ansible
+    (work / "ansible.cfg").write_text("[defaults]\n")
     installed = subprocess.run([BIN / "ansible-galaxy", "collection", "install", str(COLLECTION),
                                 "-p", str(work / "collections")], env=env, capture_output=True, text=True, timeout=120)
     assert installed.returncode == 0, installed.stderr
