@@ -21,7 +21,7 @@ import pytest
 
 from advisor.collect import safetar, sosreport
 from advisor.errors import InputError
-from conftest import CAPTURES, run_cli_measured
+from conftest import CAPTURES, run_cli, run_cli_measured
 
 SECRET = "root:$6$SECRETHASHVALUE$abcdef:19000:0:99999:7:::"
 BUNDLE = CAPTURES / "t5-primary-untuned"
@@ -389,6 +389,13 @@ def test_a_ten_megabyte_token_is_read_in_time(cli, tmp_path: Path) -> None:
 # --- names and values from captures in every renderer ----------------------------------------------
 
 HOSTILE_NAME = "evil\\e[31mRED\\e]0;title\\a<script>x</script>]]>&amp;\\0|`x`\\nsecond [bold]b[/bold]"
+
+
+def test_the_table_shows_text_as_it_is_never_as_emoji(tmp_path: Path) -> None:
+    """rich turns `:fire:` into an emoji unless told not to; a path or value is shown as written."""
+    shutil.copytree(BUNDLE, tmp_path / "x:fire:y")
+    res = run_cli("review", "x:fire:y", cwd=tmp_path)
+    assert res.returncode == 0 and "  source   x:fire:y\n" in res.stdout and "\N{FIRE}" not in res.stdout
 
 
 def test_names_from_captures_cannot_inject_into_any_report(cli, tmp_path: Path) -> None:

@@ -32,7 +32,8 @@ def _progress(total: int):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     return Progress(TextColumn("collecting"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    TextColumn("{task.description}"), console=Console(stderr=True), transient=True)
+                    TextColumn("{task.description}", markup=False),  # host names as written, never markup
+                    console=Console(stderr=True, emoji=False), transient=True)
 
 
 def collect_all(targets: list[Target], options: SshOptions, dest: Path, privilege: str | None,

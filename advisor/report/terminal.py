@@ -32,7 +32,7 @@ class Output:
         width = shutil.get_terminal_size((80, 24)).columns if self.is_tty else 80
         self.buffer = io.StringIO()
         self.console = Console(file=self.buffer, force_terminal=self.is_tty, no_color=not self.is_tty,
-                               width=width, highlight=False, soft_wrap=False, markup=False)
+                               width=width, highlight=False, soft_wrap=False, markup=False, emoji=False)
 
     def print(self, *items: object, soft_wrap: bool = False) -> None:
         self.console.print(*items, soft_wrap=soft_wrap)
