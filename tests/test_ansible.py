@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import importlib
 import io
 import json
 import os
@@ -26,6 +27,7 @@ from advisor import __version__
 from advisor.collect import script
 from conftest import CAPTURES, ROOT, comparable, run_cli
 from sshd_harness import Sshd, env_user
+from test_collector_script import _stub_host
 
 BIN = Path(sys.executable).parent
 COLLECTION = ROOT / "ansible"
@@ -120,11 +122,14 @@ def _review(*paths: Path) -> tuple[int, dict[str, dict]]:
     return res.returncode, {h["host"]: h for h in json.loads(res.stdout)["hosts"]}
 
 
-def _plugin(name: str):
-    """An action plugin of the installed collection, imported as Ansible imports it."""
-    import importlib
-
-    return importlib.import_module(f"ansible_collections.advisor.fleet.plugins.action.{name}")
+@pytest.fixture(scope="module")
+def bundle(env):
+    """The collection's bundle action, imported from where it was installed, as Ansible imports it."""
+    sys.path.insert(0, env["ANSIBLE_COLLECTIONS_PATH"])
+    try:
+        return importlib.import_module("ansible_collections.advisor.fleet.plugins.action.bundle")
+    finally:
+        sys.path.pop(0)
 
 
 def test_the_collection_ships_this_release_s_collector_scripts() -> None:
@@ -280,12 +285,7 @@ def _bundle(folder: str, files: dict[str, bytes]) -> bytes:
     return raw.getvalue()
 
 
-def test_the_bundle_is_read_back_from_base64_or_uuencode_and_damage_is_refused(env) -> None:
-    sys.path.insert(0, str(Path(env["ANSIBLE_COLLECTIONS_PATH"])))
-    try:
-        bundle = _plugin("bundle")
-    finally:
-        sys.path.pop(0)
+def test_the_bundle_is_read_back_from_base64_or_uuencode_and_damage_is_refused(bundle) -> None:
     data = _bundle("web1", {"manifest.yaml": b"format: advisor-capture/1\n", "kstat-p.txt": bytes(range(256)) * 50})
     name = "web1-20261123T010203Z.tar.gz"
     b64 = "\r\n".join(base64.encodebytes(data).decode().splitlines())  # a pty's line ends
@@ -306,16 +306,9 @@ def test_the_bundle_is_read_back_from_base64_or_uuencode_and_damage_is_refused(e
         bundle.check(escaping, name)
 
 
-def test_the_script_prints_its_bundle_for_a_host_named_by_the_caller(env, tmp_path) -> None:
+def test_the_script_prints_its_bundle_for_a_host_named_by_the_caller(bundle, tmp_path) -> None:
     """ADVISOR_OUT=- under dash: the bundle arrives on stdout, named as the inventory names the host
     (a name that cannot be a file name keeps its folder safe and its manifest exact)."""
-    from test_collector_script import _stub_host
-
-    sys.path.insert(0, str(Path(env["ANSIBLE_COLLECTIONS_PATH"])))
-    try:
-        bundle = _plugin("bundle")
-    finally:
-        sys.path.pop(0)
     stub = {**_stub_host(tmp_path, CAPTURES / "s11-guest-untuned"), "ADVISOR_OUT": "-", "ADVISOR_HOST": 'db "1"\\err'}
     ran = subprocess.run(["dash", str(FILES / "collect-solaris.sh")], env=stub, capture_output=True, text=True, timeout=120)
     assert ran.returncode == 0, ran.stderr

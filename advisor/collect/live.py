@@ -81,19 +81,23 @@ def collect_host(target: Target, options: SshOptions, dest: Path, privilege: str
 
 
 def _record_not_collected(target: Target, dest: Path, reason: str) -> None:
-    manifest = {"format": "advisor-capture/1", "host": target.alias,
-                "collected_at": datetime.now(timezone.utc).replace(microsecond=0).isoformat(),
-                "not_collected": reason, "commands": []}
-    _replace(dest, _safe_name(target.alias), {"manifest.yaml": yaml.safe_dump(manifest, sort_keys=False).encode()})
-
-
-def _replace(dest: Path, name: str, files: dict[str, bytes]) -> Path:
-    """dest/name holding exactly these files, swapped in whole (private, never seen half written)."""
-    dest.mkdir(mode=0o700, parents=True, exist_ok=True)
-    final, tmp = dest / name, dest / f".{name}.{secrets.token_hex(4)}.tmp"
+    final, tmp = _paths(dest, target)
     tmp.mkdir(mode=0o700)
-    for file_name, data in files.items():
-        _write_private(tmp / file_name, data)
+    _finish(target, tmp, final, not_collected=reason, commands=[])
+
+
+def _paths(dest: Path, target: Target) -> tuple[Path, Path]:
+    """dest/<alias> and the hidden folder it is written in first."""
+    dest.mkdir(mode=0o700, parents=True, exist_ok=True)
+    final = dest / _safe_name(target.alias)
+    return final, dest / f".{final.name}.{secrets.token_hex(4)}.tmp"
+
+
+def _finish(target: Target, tmp: Path, final: Path, **fields: object) -> Path:
+    """Writes the manifest into tmp and swaps tmp in for final whole (never seen half written)."""
+    manifest = {"format": "advisor-capture/1", "host": target.alias,
+                "collected_at": datetime.now(timezone.utc).replace(microsecond=0).isoformat(), **fields}
+    _write_private(tmp / "manifest.yaml", yaml.safe_dump(manifest, sort_keys=False).encode())
     if final.exists():
         shutil.rmtree(final)
     tmp.rename(final)
@@ -103,8 +107,7 @@ def _replace(dest: Path, name: str, files: dict[str, bytes]) -> Path:
 def _collect(target: Target, options: SshOptions, dest: Path, privilege: str | None,
              known: KnownHosts | None) -> Collected:
     endpoint = resolve(target.spec, options, hostname=target.hostname, port=target.port, user=target.user)
-    final = dest / _safe_name(target.alias)
-    tmp = dest / f".{final.name}.{secrets.token_hex(4)}.tmp"
+    final, tmp = _paths(dest, target)
     try:
         with Session(endpoint, options, known) as session:
             status, out, _ = session.run(allowlist.DETECT.line, timeout=options.connect_timeout + 20)
@@ -112,17 +115,9 @@ def _collect(target: Target, options: SshOptions, dest: Path, privilege: str | N
             if status != 0 or system not in allowlist.PLATFORMS:
                 raise CollectError(f"{target.alias}: platform {system or '?'!r} is not audited by this release")
             _platform, commands = allowlist.PLATFORMS[system]
-            dest.mkdir(mode=0o700, parents=True, exist_ok=True)
             tmp.mkdir(mode=0o700)
             entries = [e for c in commands for e in _collect_one(session, c, privilege, tmp)]
-        manifest = {"format": "advisor-capture/1", "host": target.alias,
-                    "collected_at": datetime.now(timezone.utc).replace(microsecond=0).isoformat(),
-                    "commands": entries}
-        _write_private(tmp / "manifest.yaml", yaml.safe_dump(manifest, sort_keys=False).encode())
-        if final.exists():
-            shutil.rmtree(final)
-        tmp.rename(final)
-        return Collected(target, bundle=final)
+        return Collected(target, bundle=_finish(target, tmp, final, commands=entries))
     except CollectError as exc:
         shutil.rmtree(tmp, ignore_errors=True)
         return Collected(target, error=str(exc))

@@ -161,29 +161,29 @@ class ActionModule(ActionBase):
         result = super().run(tmp, task_vars)
         task_vars = task_vars or {}
         host = args["host"] or task_vars.get("inventory_hostname", "host")
-        dest = bundle_path(args["dest"], host)
+        path = bundle_path(args["dest"], host)
         try:
             platform, data = self._collect(host, args)
         except AnsibleConnectionFailure as exc:
             reason = f"unreachable: {first_words(to_text(exc)) or 'no answer'}"
-            self._record(dest, host, reason)
+            self._record(path, host, reason)
             if args["fail_uncollected"]:
                 raise
             return self._uncollected(result, reason)
         except (AnsibleError, CollectFailed, BundleError) as exc:  # the collector failed, or become did
             reason = first_words(to_text(exc.message if isinstance(exc, AnsibleError) else exc)) or 'failed'
-            self._record(dest, host, reason)
+            self._record(path, host, reason)
             if args["fail_uncollected"]:
                 result.update(failed=True, msg=f"not collected: {reason}")
                 return result
             return self._uncollected(result, reason)
         except BaseException as exc:  # the task's `timeout`: its class is internal to each Ansible release
             if "Timeout" in type(exc).__name__:
-                self._record(dest, host, f"the collection timed out after {self._task.timeout} s")
+                self._record(path, host, f"the collection timed out after {self._task.timeout} s")
             raise
         finally:
             self._clean_up()
-        bundle = write_private(dest, data)
+        bundle = write_private(path, data)
         result.update(changed=True, bundle=bundle, platform=platform, size=len(data))
         return result
 
@@ -222,8 +222,8 @@ class ActionModule(ActionBase):
             except AnsibleConnectionFailure:  # the host went away: nothing to clean there now
                 pass
 
-    def _record(self, dest: str, host: str, reason: str) -> None:
-        write_private(dest, not_collected_bundle(host, reason[:REASON_CHARS]))
+    def _record(self, path: str, host: str, reason: str) -> None:
+        write_private(path, not_collected_bundle(host, reason[:REASON_CHARS]))
 
     @staticmethod
     def _uncollected(result: dict, reason: str) -> dict:
