@@ -127,8 +127,7 @@ def review(
 def _review(paths: list[Path], fmt: str, output: Path | None, fail_on: FailOn, min_score: float | None,
             policy: Path | None, rules: list[Path] | None, jobs: int, baseline: Path | None, gate: bool,
             compact: bool = False, quiet: bool = False) -> None:
-    from advisor.commands.review import run_review
-
+    run_review = _command("advisor.commands.review").run_review
     try:
         code = run_review(paths, fmt, output, fail_on.value, min_score, policy, rules or [],
                           jobs, gate=gate, baseline_path=baseline,
@@ -217,8 +216,7 @@ def diff(
     \b
     Example: advisor diff before.json after.json --fail-on high
     """
-    from advisor.commands.diff import run_diff
-
+    run_diff = _command("advisor.commands.diff").run_diff
     try:
         code = run_diff(old, new, fmt, output, fail_on.value, policy, rules or [], force)
     except AdvisorError as exc:
@@ -257,8 +255,7 @@ def audit(
     \b
     Example: advisor audit t5a t5b --sudo --fail-on high
     """
-    from advisor.commands.audit import run_audit
-
+    run_audit = _command("advisor.commands.audit").run_audit
     try:
         targets, options, privilege = _live_setup(hosts, port, identity, hosts_file, inventory, accept_new_host_keys,
                                                   known_hosts, ssh_config, sudo, pfexec, connect_timeout, command_timeout)
@@ -293,8 +290,7 @@ def collect(
     \b
     Example: advisor collect t5-primary -o captures/
     """
-    from advisor.commands.audit import run_collect
-
+    run_collect = _command("advisor.commands.audit").run_collect
     try:
         targets, options, privilege = _live_setup(hosts, port, identity, hosts_file, inventory, accept_new_host_keys,
                                                   known_hosts, ssh_config, sudo, pfexec, connect_timeout, command_timeout)
@@ -324,7 +320,7 @@ def collector_script(
     \b
     Example: advisor collector-script --platform solaris > collect.sh
     """
-    from advisor.collect import script
+    script = _command("advisor.collect.script")
     from advisor.errors import InputError
 
     try:
@@ -342,8 +338,7 @@ def rules_list(rules: RulesOpt = None) -> None:
     \b
     Example: advisor rules list
     """
-    from advisor.commands.rules import list_rules
-
+    list_rules = _command("advisor.commands.rules").list_rules
     try:
         list_rules(rules or [])
     except AdvisorError as exc:
@@ -357,8 +352,7 @@ def rules_show(rule_id: Annotated[str, typer.Argument(help="Rule id, e.g. ldoms.
     \b
     Example: advisor rules show ldoms.dring-mode
     """
-    from advisor.commands.rules import show_rule
-
+    show_rule = _command("advisor.commands.rules").show_rule
     try:
         show_rule(rule_id, rules or [])
     except AdvisorError as exc:
@@ -377,7 +371,39 @@ def _only_the_command_named() -> None:
         app.registered_groups[:] = groups
 
 
+_collector_paused = False
+
+
+def _command(module: str):
+    """Imports the module that does a command's work. main() pauses the cyclic
+    garbage collector while the modules load: they allocate some 300,000 objects
+    that live as long as the process, and tracing them again and again costs
+    about 2% of a review. From here on it runs, without tracing those (gc.freeze)."""
+    global _collector_paused
+    import importlib
+
+    loaded = importlib.import_module(module)
+    if _collector_paused:
+        import gc
+
+        gc.freeze()
+        gc.enable()
+        _collector_paused = False
+    return loaded
+
+
 def main() -> None:
+    import gc
+    import os
+
+    global _collector_paused
+    if gc.isenabled():
+        gc.disable()
+        _collector_paused = True
+    # pydantic looks up plugins by scanning every installed package's metadata
+    # at its first model; advisor's models are its own business. A user's
+    # explicit setting is kept.
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     _only_the_command_named()
     try:
         app()

@@ -293,3 +293,26 @@ def test_starting_with_only_the_named_command_changes_nothing(argv: list[str]) -
                             *argv], capture_output=True, text=True, env=_env(None), timeout=60)
     named = run_cli(*argv)
     assert (named.returncode, named.stdout, named.stderr) == (whole.returncode, whole.stdout, whole.stderr)
+
+
+_REPORT_GC = ("import gc, sys\n"
+              "import advisor.cli as cli\n"
+              "def leave(code):\n"
+              "    print(f'collector enabled: {gc.isenabled()}', file=sys.stderr)\n"
+              "    sys.exit(code)\n"
+              "cli._leave = leave\n"
+              "sys.argv[0] = 'advisor'\n"
+              "cli.main()\n")
+
+
+@pytest.mark.parametrize("argv", [["review", str(UNTUNED), "-f", "json"], ["gate", str(TUNED), "-q"],
+                                  ["diff", str(UNTUNED), str(TUNED)], ["audit"], ["collect"],
+                                  ["collector-script", "--platform", "linux"], ["rules", "list"],
+                                  ["rules", "show", "ldoms.dring-mode"]])
+def test_every_command_runs_with_the_garbage_collector_on(argv: list[str], tmp_path: Path) -> None:
+    """main() pauses the collector while the modules load; a command left without
+    it (an audit of a thousand hosts, say) would never free a cycle."""
+    res = subprocess.run([sys.executable, "-c", _REPORT_GC, *argv], capture_output=True, text=True,
+                         env=_env(None), timeout=120, cwd=tmp_path)
+    assert res.returncode in (0, 1, 2), res.stderr
+    assert res.stderr.splitlines()[-1] == "collector enabled: True", res.stderr
