@@ -93,9 +93,20 @@ def identify_text(head: str) -> str | None:
     return None
 
 
-def identify(path: Path) -> str | None:
+def _head(path: Path) -> str | None:
     with path.open("rb") as fh:
         head = fh.read(_SNIFF_BYTES)
-    if b"\0" in head:
+    return None if b"\0" in head else head.decode("utf-8", errors="replace")
+
+
+def identify(path: Path) -> str | None:
+    head = _head(path)
+    return None if head is None else identify_text(head)
+
+
+def identify_among(path: Path, choices: set[str]) -> str | None:
+    """Which of these commands printed the file, trying only their patterns."""
+    head = _head(path)
+    if head is None:
         return None
-    return identify_text(head.decode("utf-8", errors="replace"))
+    return next((command_id for command_id, pattern in _RULES if command_id in choices and pattern.search(head)), None)

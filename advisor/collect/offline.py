@@ -14,7 +14,7 @@ from pathlib import Path
 from advisor.collect import explorer, manifest as manifest_mod, safefs, safetar, sosreport
 from advisor.collect.capture import Capture, Missing, RawOutput
 from advisor.collect.commands import COMMANDS, command_id_for_name, command_line
-from advisor.collect.identify import identify
+from advisor.collect.identify import identify, identify_among
 from advisor.errors import InputError
 
 MAX_PASTED_BYTES = 64 << 20  # a pasted session larger than this is read as one output
@@ -143,8 +143,7 @@ def _form(named: str | None, path: Path) -> str | None:
     family = next((f for f in _FORMS if named in f), None)
     if family is None:
         return named
-    shown = identify(path)
-    return shown if shown in family else named
+    return identify_among(path, family) or named
 
 
 def _find_root(path: Path, is_root) -> Path | None:

@@ -65,16 +65,24 @@ class Scope:
             self.ctx.add_variable(name, value if cel is None else cel)
 
 
+# A third of the rule packs' expressions repeat another ("true", "host.arch != 'x86'"):
+# each text is compiled once. A compiled program holds no state between runs.
+_programs: dict[str, Any] = {}
+
+
 class Expr:
     """A compiled CEL expression that remembers where it came from."""
 
     def __init__(self, source: str, where: str):
         self.source = source
-        try:
-            self.program = _cel.compile(source)
-        except ValueError as exc:
-            first = str(exc).splitlines()[0]
-            raise RulePackError(f"{where}: CEL does not compile: {first}") from None
+        program = _programs.get(source)
+        if program is None:
+            try:
+                program = _programs[source] = _cel.compile(source)
+            except ValueError as exc:
+                first = str(exc).splitlines()[0]
+                raise RulePackError(f"{where}: CEL does not compile: {first}") from None
+        self.program = program
 
     def run(self, scope: Scope) -> Any:
         return self.program.execute(scope.ctx)

@@ -29,10 +29,12 @@ class Output:
         if color is None:  # colour only on a terminal, never with NO_COLOR set (no-color.org)
             color = stream.isatty() and not os.environ.get("NO_COLOR")
         self.is_tty = color
-        width = shutil.get_terminal_size((80, 24)).columns if self.is_tty else 80
+        width, height = shutil.get_terminal_size((80, 24)) if self.is_tty else (80, 24)
         self.buffer = io.StringIO()
+        # Both sizes given: rich otherwise asks the terminal for its height at every table cell.
         self.console = Console(file=self.buffer, force_terminal=self.is_tty, no_color=not self.is_tty,
-                               width=width, highlight=False, soft_wrap=False, markup=False, emoji=False)
+                               width=width, height=height, highlight=False, soft_wrap=False, markup=False,
+                               emoji=False)
 
     def print(self, *items: object, soft_wrap: bool = False) -> None:
         self.console.print(*items, soft_wrap=soft_wrap)
