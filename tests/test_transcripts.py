@@ -153,6 +153,41 @@ def test_the_command_line_says_what_printed_it(line: str, cid: str, filtered: st
     assert cmd is not None and cmd.command_id == cid and cmd.filtered == filtered
 
 
+def test_a_line_naming_the_command_before_its_output(tmp_path: Path) -> None:
+    """Report scripts and mails name a command on a line of its own (`Output from
+    /etc/lanscan -v:`); a label naming anything else stays text around the outputs."""
+    paste = _write(tmp_path / "t.txt", "Output from my health script:\nall good\n\n"
+                                       "Output from uname -a:\nSunOS db1 5.10 Generic_147147-26 sun4v sparc\n\n"
+                                       "output of `kstat -p | grep dring_mode` :\nvnet:0:vnetldc0x0:dring_mode\t1\n")
+    [host] = review(paste).hosts
+    assert host.host == "db1" and host.errors == []
+    assert [f.rule for f in host.findings] == ["ldoms.dring-mode"]
+    assert host.skipped == ["lines 1-2: not command output (text around the commands)"]
+
+
+def test_one_ndd_call_naming_several_parameters(tmp_path: Path) -> None:
+    """ndd prints each value alone, in the order named, a blank line between
+    (as Oracle's Grid Infrastructure guide for Solaris shows); a count that does
+    not match is not guessed at."""
+    from advisor.collect import origins
+    from advisor.collect.offline import Loader
+    from advisor.facts.build import build
+
+    paste = _write(tmp_path / "t.txt", "# uname -a\nSunOS db1 5.10 Generic_147147-26 sun4v sparc\n"
+                                       "# /usr/sbin/ndd -get /dev/tcp tcp_recv_hiwat tcp_max_buf\n\n400000\n\n1048576\n")
+    with Loader() as loader:
+        [capture] = loader.load(paste)
+        facts = build(capture).facts
+    assert facts.tcp is not None
+    assert (facts.tcp["tcp_recv_hiwat"].current, facts.tcp["tcp_max_buf"].current) == ("400000", "1048576")
+    assert facts.tcp_recv_buf == 400000
+    assert origins.locate_evidence(facts.evidence["tcp_recv_buf"], capture.origins) == f"{paste}:5"
+    short = _write(tmp_path / "short.txt", "# uname -a\nSunOS db1 5.10 Generic_147147-26 sun4v sparc\n"
+                                           "# ndd -get /dev/tcp tcp_recv_hiwat tcp_max_buf\n400000\n")
+    res = run_cli("review", str(short))
+    assert res.returncode == 2 and f"advisor: {short}:4" in res.stderr and "Traceback" not in res.stderr
+
+
 def test_commands_advisor_does_not_read_are_skipped(tmp_path: Path) -> None:
     paste = _write(tmp_path / "t.txt", "# hostname\nt5\n# ldm -V\nLogical Domains Manager (v 3.0.0.2)\n"
                                        "# ldm -V | wc -l\n5\n")

@@ -23,7 +23,7 @@ class Command:
     line: str  # as typed, without the prompt
     filtered: str | None = None  # the filter stages (`grep dring_mode`), when the output is partial
     grep: str | None = None  # the pattern of a plain grep filter
-    argument: str | None = None  # ndd's property, ldm's domain
+    argument: str | None = None  # ndd's properties (space-separated), ldm's domain
 
 
 def _stages(line: str) -> list[list[str]]:
@@ -142,7 +142,7 @@ def identify_command(line: str) -> Command | None:
         cid, narrowed = "ipadm-show-prop-tcp", "-p" in flags
     elif cmd == "ndd" and "/dev/tcp" in args and "?" not in args and "\\?" not in args:  # `?` lists names
         props = [a for a in _plain(args) if a != "/dev/tcp"]
-        cid, argument = "ndd-tcp", (props[0] if props else None)  # one property per call is the normal use
+        cid, argument = "ndd-tcp", " ".join(props) or None
     elif cmd in ("cat", "more", "less") and args:
         cid = {"/etc/system": "etc-system", "/etc/release": "release", "/etc/os-release": "release",
                "/etc/*release": "release", "/etc/*-release": "release"}.get(args[-1])

@@ -60,9 +60,19 @@ def _by_command(segs: list[Segment]) -> dict[str, list[Segment]]:
 def _body(seg: Segment) -> list[tuple[int, str]]:
     cmd = seg.command
     lines = [(ln.number, ln.text) for ln in seg.lines]
-    if cmd.command_id == "ndd-tcp" and cmd.argument and len(lines) == 1 and lines[0][1].strip().isdigit():
-        return [(lines[0][0], f"{cmd.argument} {lines[0][1].strip()}")]  # `ndd -get /dev/tcp NAME` prints the value alone
+    if cmd.command_id == "ndd-tcp" and cmd.argument:
+        return _ndd_values(cmd.argument.split(), lines) or lines
     return lines
+
+
+def _ndd_values(names: list[str], lines: list[tuple[int, str]]) -> list[tuple[int, str]] | None:
+    """`ndd -get /dev/tcp NAME...` prints each value alone, in the order named
+    (a blank line between them): each gets its name. None unless the output is
+    exactly one number per name."""
+    values = [(n, text.strip()) for n, text in lines if text.strip()]
+    if len(values) != len(names) or not all(v.lstrip("-").isdigit() for _n, v in values):
+        return None
+    return [(n, f"{name} {value}") for name, (n, value) in zip(names, values)]
 
 
 def _add(capture: Capture, cid: str, group: list[Segment], shown: str, scratch: Path) -> None:

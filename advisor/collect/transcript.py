@@ -35,6 +35,7 @@ _ANY_PROMPT_END = re.compile(r"[#$%>]\s+")  # the end of any other prompt: `â””â
 _EMPTY_PROMPT = re.compile(rf"^(?:\w[\w.-]*@{_HOST}(?::\S*)?|\[\w+@{_HOST}[^\]]*\]|{_HOST}|-?bash-[\d.]+)\s?[#$%]\s*$")
 _NOT_HOSTS = {"root", "bash", "sh", "ksh", "zsh", "localhost", "tcsh", "csh"}
 _SCRIPT_NOTE = re.compile(r"^Script (?:started|done) on ")
+_LABEL = re.compile(r"^\s*output (?:from|of) [`'\"]?(?P<command>[^`'\"]+?)[`'\"]?\s*:\s*$", re.I)  # Output from /etc/lanscan -v:
 
 
 @dataclass
@@ -103,6 +104,15 @@ def _bare_command(text: str, previous: str) -> str | None:
     return None
 
 
+def _labelled_command(text: str) -> str | None:
+    """A command named by a line of its own before its output, as report scripts
+    and mails do (`Output from /etc/lanscan -v:`): only a command advisor reads."""
+    m = _LABEL.match(text)
+    if m and identify_command(m.group("command")) is not None:
+        return m.group("command")
+    return None
+
+
 def split(text: str) -> Transcript | None:
     """The segments of a transcript, or None when no line is a prompt before a
     command advisor knows (then the file is one output, judged by content)."""
@@ -121,7 +131,7 @@ def split(text: str) -> Transcript | None:
             current = None
             continue
         found = _prompt(ln.text)
-        if found is None and (bare := _bare_command(ln.text, previous)) is not None:
+        if found is None and (bare := _bare_command(ln.text, previous) or _labelled_command(ln.text)) is not None:
             found = (None, bare)
         if found is not None:
             host, command_text = found
