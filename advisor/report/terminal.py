@@ -7,10 +7,11 @@ from typing import Literal
 import io
 import os
 import shutil
-from typing import IO
+from typing import IO, Iterator
 
 from rich import box
-from rich.console import Console, Group
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group
 from rich.table import Table
 from rich.text import Text
 
@@ -104,15 +105,32 @@ def _header(h: HostReport) -> Group:
     return Group(title, _fields([("detected", _detected(h)), ("findings", found), ("source", h.source)]))
 
 
-def _fields(rows: list[tuple[str, str]], style: str = "") -> Table:
-    """Label and value columns, so wrapped values stay indented under their value."""
-    grid = Table.grid(padding=(0, 1))
-    grid.add_column(width=1)
-    grid.add_column(style="dim", no_wrap=True)
-    grid.add_column(overflow="fold", style=style)
-    for label, value in rows:
-        grid.add_row("", label, value)
-    return grid
+class _Fields:
+    """Label and value columns, so wrapped values stay indented under their value:
+    two spaces, the labels, and the values wrapped to what is left of the width.
+    Laid out by hand: a rich table grid measures every cell first, which made
+    these blocks a tenth of a review's work."""
+
+    def __init__(self, rows: list[tuple[str, str]], style: str = ""):
+        self.rows = rows
+        self.style = style
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Text]:
+        label_width = max(cell_len(label) for label, _value in self.rows)
+        indent = " " * (3 + label_width)
+        width = max(options.max_width - len(indent), 1)
+        for label, value in self.rows:
+            text = Text(value, style=self.style)
+            text.expand_tabs(console.tab_size)
+            lines = text.wrap(console, width, overflow="fold")
+            for number, line in enumerate(lines):
+                head = Text.assemble("  ", (label + " " * (label_width - cell_len(label)), "dim"), " ") \
+                    if number == 0 else Text(indent)
+                yield Text.assemble(head, line, no_wrap=True, overflow="ignore")
+
+
+def _fields(rows: list[tuple[str, str]], style: str = "") -> _Fields:
+    return _Fields(rows, style)
 
 
 def _numbered(plan: ChangePlan | None) -> list[tuple[str, PlanStep]]:
@@ -261,7 +279,7 @@ def _plan(h: HostReport, numbered: list[tuple[str, PlanStep]]) -> list[object]:
     return out
 
 
-def _unknowns(h: HostReport) -> list[Table]:
+def _unknowns(h: HostReport) -> list[_Fields]:
     by_input: dict[str, set[str]] = defaultdict(set)
     for r in h.results:
         if r.status == "unknown":
