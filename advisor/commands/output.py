@@ -57,8 +57,8 @@ _RENDERERS = {"json": "json_out", "sarif": "sarif", "junit": "junit", "markdown"
 
 
 def _render(report: Report, fmt: str, rules: list[Rule], stream, mode: str = "full") -> None:
-    # Each renderer is imported when its format is asked for: the terminal's
-    # brings in rich, which a JSON-only run in a pipeline need not load.
+    # Each renderer is imported when its format is asked for: a JSON-only run
+    # in a pipeline loads none of the others.
     if fmt == "table":
         from advisor.report import terminal
 

@@ -2,47 +2,60 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
-from typing import Literal
-import io
 import os
 import shutil
-from typing import IO, Iterator
+from collections import defaultdict
+from typing import IO, Literal
 
-from rich import box
-from rich.cells import cell_len
-from rich.console import Console, ConsoleOptions, Group
-from rich.table import Table
-from rich.text import Text
-
+from advisor.report import layout
+from advisor.report.layout import Column, Span, cells, paint, wrap
 from advisor.report.model import RUNTIME_REASON, ChangePlan, Finding, HostReport, PlanStep, Report, worst_first
 
-_STYLE = {"critical": "bold white on red", "high": "bold red", "medium": "yellow", "low": "cyan", "info": "dim"}
 _STATUS_STYLE = {"clean": "green", "findings": "yellow", "no-evidence": "red", "error": "red", "unreachable": "red"}
 
 
 class Output:
-    """A rich console that writes to a stream when closed, colour only on a
-    terminal, 80 columns when piped, and no padding at line ends."""
+    """Lines for a stream, written when closed: colour only on a terminal,
+    80 columns when piped, and no blanks at line ends."""
 
     def __init__(self, stream: IO[str], color: bool | None = None):
         self.stream = stream
         if color is None:  # colour only on a terminal, never with NO_COLOR set (no-color.org)
             color = stream.isatty() and not os.environ.get("NO_COLOR")
-        self.is_tty = color
-        width, height = shutil.get_terminal_size((80, 24)) if self.is_tty else (80, 24)
-        self.buffer = io.StringIO()
-        # Both sizes given: rich otherwise asks the terminal for its height at every table cell.
-        self.console = Console(file=self.buffer, force_terminal=self.is_tty, no_color=not self.is_tty,
-                               width=width, height=height, highlight=False, soft_wrap=False, markup=False,
-                               emoji=False)
+        self.color = color
+        self.width = shutil.get_terminal_size((80, 24)).columns if color else 80
+        self.lines: list[str] = []
 
-    def print(self, *items: object, soft_wrap: bool = False) -> None:
-        self.console.print(*items, soft_wrap=soft_wrap)
+    def text(self, *spans: str | Span, style: str = "") -> None:
+        """A paragraph, wrapped to the width; each span in its own style, else in `style`."""
+        parts = [(s, style) if isinstance(s, str) else s for s in spans]
+        plain = "".join(t for t, _ in parts)
+        lines = wrap(plain, self.width)
+        if not self.color:
+            self.lines += lines
+            return
+        ends, at = [], 0  # where each span ends in the plain text
+        for t, _ in parts:
+            at += len(t)
+            ends.append(at)
+        position = 0
+        for line in lines:
+            start = plain.find(line, position) if line else position
+            position = start + len(line)
+            self.lines.append(_painted(plain, parts, ends, start, position))
+
+    def whole(self, line: str, style: str = "") -> None:
+        """One line, never wrapped whatever the width: copying it copies a command."""
+        self.lines.append(paint(line, style, self.color))
+
+    def blank(self) -> None:
+        self.lines.append("")
+
+    def extend(self, lines: list[str]) -> None:
+        self.lines += lines
 
     def close(self) -> None:
-        text = self.buffer.getvalue()
-        self.stream.write("\n".join(line.rstrip() for line in text.split("\n")))
+        self.stream.write("".join(line.rstrip() + "\n" for line in self.lines))
 
     def __enter__(self) -> "Output":
         return self
@@ -51,29 +64,49 @@ class Output:
         self.close()
 
 
+def _painted(plain: str, parts: list[Span], ends: list[int], start: int, stop: int) -> str:
+    """Characters start..stop of the plain text, each span's share painted in its style."""
+    out, begin = [], 0
+    for (_text, style), end in zip(parts, ends):
+        lo, hi = max(begin, start), min(end, stop)
+        if lo < hi:
+            out.append(paint(plain[lo:hi], style, True))
+        begin = end
+    return "".join(out)
+
+
 SCORE_NOTE = ("score: 100 x the weight of passed checks / the weight of evaluated checks (critical 10, high 5, "
               "medium 3, low 1, info 0); unknown and not applicable checks count in neither")
 Mode = Literal["full", "compact", "quiet"]
 
 
 
-def _fleet_table(report: Report) -> Table:
+def _fleet_table(report: Report, out: Output) -> None:
     """Worst hosts first, full host names, no column that is empty throughout."""
     hosts = sorted(report.hosts, key=worst_first)
     counts = [h.finding_counts() for h in hosts]
     shown = [s for s in ("critical", "high", "medium", "low", "info") if any(c.get(s) for c in counts)]
-    table = Table(title="Hosts (worst first)", title_justify="left", expand=False, padding=(0, 1),
-                  box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-    table.add_column("host", no_wrap=True)
-    table.add_column("platform", no_wrap=True)
-    table.add_column("score", justify="right", no_wrap=True)
-    for sev in shown:
-        table.add_column({"critical": "crit", "medium": "med"}.get(sev, sev), justify="right", no_wrap=True)
-    table.add_column("status", no_wrap=True)
-    for h, c in zip(hosts, counts):
-        table.add_row(h.host, h.platform, _score_short(h), *(str(c.get(s, 0)) for s in shown),
-                      Text(h.status, style=_STATUS_STYLE[h.status]))
-    return table
+    head = ["host", "platform", "score", *[{"critical": "crit", "medium": "med"}.get(s, s) for s in shown], "status"]
+    rows: list[list[str | Span]] = [
+        [h.host, h.platform, _score_short(h), *(str(c.get(s, 0)) for s in shown), (h.status, _STATUS_STYLE[h.status])]
+        for h, c in zip(hosts, counts)]
+    titled_table(out, "Hosts (worst first)", head, rows, right=set(range(2, 3 + len(shown))))
+
+
+def titled_table(out: Output, title: str | None, head: list[str], rows: list[list[str | Span]],
+                 right: set[int] = frozenset(), wrapping: set[int] = frozenset()) -> None:
+    """A title, a bold header, a rule under it, and the rows; columns three apart."""
+    columns = [Column(wrap=i in wrapping, right=i in right) for i in range(len(head))]
+    widths = layout.column_widths(columns, [head, *[[_plain(c) for c in r] for r in rows]], out.width, 3)
+    if title:
+        out.whole(title, "italic")
+    out.extend(layout.table(columns, [[(h, "bold") for h in head]], out.width, out.color, gap=3, widths=widths))
+    out.whole("\u2500" * (sum(widths) + 3 * (len(widths) - 1)))
+    out.extend(layout.table(columns, rows, out.width, out.color, gap=3, widths=widths))
+
+
+def _plain(cell: str | Span) -> str:
+    return cell if isinstance(cell, str) else cell[0]
 
 
 def _score_short(h: HostReport) -> str:
@@ -93,44 +126,27 @@ def _detected(h: HostReport) -> str:
     return ", ".join(parts) or "no version information"
 
 
-def _header(h: HostReport) -> Group:
+def _header(h: HostReport, out: Output) -> None:
     c = h.counts
     checks = c.passed + c.failed
     score = ("no evidence" if h.score is None and checks == 0 else "n/a" if h.score is None
              else f"{h.score:g}/100")
     basis = f"from {checks} of {checks + c.unknown} checks; {c.unknown} unknown" if checks else \
         f"no check could be evaluated; {c.unknown} unknown"
-    title = Text.assemble((h.host, "bold"), f"  {h.platform}  score ", (score, "bold"), f"  ({basis})")
+    out.text((h.host, "bold"), f"  {h.platform}  score ", (score, "bold"), f"  ({basis})")
     found = ", ".join(f"{n} {sev}" for sev, n in h.finding_counts().items() if n) or "none"
-    return Group(title, _fields([("detected", _detected(h)), ("findings", found), ("source", h.source)]))
+    _fields(out, [("detected", _detected(h)), ("findings", found), ("source", h.source)])
 
 
-class _Fields:
+def _fields(out: Output, rows: list[tuple[str, str]], style: str = "") -> None:
     """Label and value columns, so wrapped values stay indented under their value:
-    two spaces, the labels, and the values wrapped to what is left of the width.
-    Laid out by hand: a rich table grid measures every cell first, which made
-    these blocks a tenth of a review's work."""
-
-    def __init__(self, rows: list[tuple[str, str]], style: str = ""):
-        self.rows = rows
-        self.style = style
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Text]:
-        label_width = max(cell_len(label) for label, _value in self.rows)
-        indent = " " * (3 + label_width)
-        width = max(options.max_width - len(indent), 1)
-        for label, value in self.rows:
-            text = Text(value, style=self.style)
-            text.expand_tabs(console.tab_size)
-            lines = text.wrap(console, width, overflow="fold")
-            for number, line in enumerate(lines):
-                head = Text.assemble("  ", (label + " " * (label_width - cell_len(label)), "dim"), " ") \
-                    if number == 0 else Text(indent)
-                yield Text.assemble(head, line, no_wrap=True, overflow="ignore")
-
-
-def _fields(rows: list[tuple[str, str]], style: str = "") -> _Fields:
-    return _Fields(rows, style)
+    two spaces, the labels (dim), and the values wrapped to what is left."""
+    label_width = max(cells(label) for label, _value in rows)
+    indent = " " * (3 + label_width)
+    for label, value in rows:
+        for number, line in enumerate(wrap(value, max(out.width - len(indent), 1))):
+            head = f"  {paint(label, 'dim', out.color)}{' ' * (label_width - cells(label))} " if number == 0 else indent
+            out.lines.append(head + paint(line, style, out.color))
 
 
 def _numbered(plan: ChangePlan | None) -> list[tuple[str, PlanStep]]:
@@ -199,12 +215,12 @@ def _short(evidence: str, source: str) -> str:
 
 
 def _group(rule: str, findings: list[Finding], causes: list[str], numbered: list[tuple[str, PlanStep]],
-           mode: Mode, source: str) -> list[object]:
+           mode: Mode, source: str, out: Output) -> None:
     worst = max(findings, key=lambda f: f.severity.rank)
-    head = Text.assemble(("  " if causes else "") + f"{worst.severity.value.upper():<8}", (rule, "bold"),
-                         f"  {findings[0].subject}" if len(findings) == 1 else f"  {len(findings)} subjects")
+    out.text(("  " if causes else "") + f"{worst.severity.value.upper():<8}", (rule, "bold"),
+             f"  {findings[0].subject}" if len(findings) == 1 else f"  {len(findings)} subjects")
     if mode == "compact":
-        return [head]
+        return
     rows: list[tuple[str, str]] = []
     if causes:
         rows.append(("", f"follows from {', '.join(causes)}: fixing that fixes this"))
@@ -214,148 +230,129 @@ def _group(rule: str, findings: list[Finding], causes: list[str], numbered: list
         rows += [("observed", f.observed), ("expected", f.expected)]
         if f.evidence:
             rows.append(("evidence", ", ".join(_short(e, source) for e in f.evidence)))
-    out: list[object] = [head, _fields(rows)]
+    _fields(out, rows)
     if len(findings) > 1:
-        grid = Table.grid(padding=(0, 1))
-        grid.add_column(width=1)
-        grid.add_column(no_wrap=True)
-        grid.add_column(overflow="fold")
-        grid.add_column(overflow="fold", style="dim")
+        subjects: list[list[str | Span]] = []
         for f in findings:
             sev = "" if f.severity is worst.severity else f" [{f.severity.value}]"
-            grid.add_row("", f.subject.split(" ", 1)[-1], f.observed + sev,
-                         ", ".join(_short(e, source) for e in f.evidence))
-        out += [grid, _fields([("expected", worst.expected)])]
+            subjects.append([f.subject.split(" ", 1)[-1], f.observed + sev,
+                             ", ".join(_short(e, source) for e in f.evidence)])
+        out.extend(layout.table([Column(wrap=False), Column(), Column(style="dim")], subjects, out.width, out.color,
+                                indent="  "))
+        _fields(out, [("expected", worst.expected)])
     tags = {f"{f.rule} on {f.subject}" for f in findings}
     mine = [(n, s) for n, s in numbered if tags & set(s.fixes)]
     impact = ", ".join(dict.fromkeys(f.impact for f in findings))
     conf = "" if worst.confidence == "confirmed" else " [unconfirmed]"
-    out.append(_fields([
+    _fields(out, [
         ("effect", worst.effect),
         ("fix", f"impact: {impact}; plan step {', '.join(n for n, _ in mine)}" if mine
          else f"impact: {impact}; fixed by the steps of the findings it follows from"),
-        ("source", worst.source + conf + (f" <{worst.source_url}>" if worst.source_url else ""))]))
-    out += _commands([s for _n, s in mine])
-    checks = list(dict.fromkeys(s.as_text() for f in findings for s in f.steps if s.kind == "check"))
-    out += [_Unwrapped(f"      check: {line}") for line in checks]
-    return out
+        ("source", worst.source + conf + (f" <{worst.source_url}>" if worst.source_url else ""))])
+    _commands([s for _n, s in mine], out)
+    for line in dict.fromkeys(s.as_text() for f in findings for s in f.steps if s.kind == "check"):
+        out.whole(f"      check: {line}")
 
 
-def _commands(steps: list[PlanStep]) -> list[object]:
+def _commands(steps: list[PlanStep], out: Output) -> None:
     """A command is one line, never wrapped; what it needs goes on the line above."""
-    out: list[object] = []
     for step in steps:
         if step.note:
-            out.append(Text(f"      # {step.note}", style="dim"))
-        out.append(_Unwrapped(("      $ " if step.run else "      # ") + step.command))
-    return out
+            out.text(f"      # {step.note}", style="dim")
+        out.whole(("      $ " if step.run else "      # ") + step.command)
 
 
-class _Unwrapped(Text):
-    """Printed whole on one line, whatever the width: copying it copies a command."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__(text, no_wrap=True, overflow="ignore")
-
-
-def _plan(h: HostReport, numbered: list[tuple[str, PlanStep]]) -> list[object]:
+def _plan(h: HostReport, numbered: list[tuple[str, PlanStep]], out: Output) -> bool:
+    """The change plan in full; False when there is none."""
     plan = h.plan
     if plan is None or not (plan.prerequisites or plan.phases):
-        return []
-    out: list[object] = [Text("Change plan, in this order (--format script writes it as scripts):", style="bold")]
+        return False
+    out.text("Change plan, in this order (--format script writes it as scripts):", style="bold")
     by_step = {id(s): n for n, s in numbered}
     if plan.prerequisites:
-        out.append(Text("  Prerequisites: maintenance tasks advisor never runs"))
-        out += [_Unwrapped(f"  {by_step[id(s)]:>3}  # {s.command}") for s in plan.prerequisites]
+        out.text("  Prerequisites: maintenance tasks advisor never runs")
+        for s in plan.prerequisites:
+            out.whole(f"  {by_step[id(s)]:>3}  # {s.command}")
     for phase in plan.phases:
         part = " (after the reboot)" if phase.after_reboot else ""
-        out.append(Text(f"  {phase.title}{part}; on {phase.runs_on}; interrupts: {phase.outage}"))
+        out.text(f"  {phase.title}{part}; on {phase.runs_on}; interrupts: {phase.outage}")
         for s in phase.steps:
             if s.note:
-                out.append(Text(f"       # {s.note}", style="dim"))
-            out.append(_Unwrapped(f"  {by_step[id(s)]:>3}  {'$ ' if s.run else '# '}{s.command}"))
+                out.text(f"       # {s.note}", style="dim")
+            out.whole(f"  {by_step[id(s)]:>3}  {'$ ' if s.run else '# '}{s.command}")
     for note in plan.notes:
-        out.append(_fields([("note", note)]))
-    return out
+        _fields(out, [("note", note)])
+    return True
 
 
-def _unknowns(h: HostReport) -> list[_Fields]:
+def _unknowns(h: HostReport) -> list[tuple[str, str]]:
     by_input: dict[str, set[str]] = defaultdict(set)
     for r in h.results:
         if r.status == "unknown":
             for m in r.missing or [r.reason or "undetermined"]:
                 by_input[m].add(r.rule)
-    if not by_input:
-        return []
-    return [_fields([("needs", f"{missing}: {', '.join(sorted(rules))}") for missing, rules in sorted(by_input.items())])]
+    return [("needs", f"{missing}: {', '.join(sorted(rules))}") for missing, rules in sorted(by_input.items())]
 
 
-def _notes(h: HostReport) -> list[object]:
-    out: list[object] = []
+def _notes(h: HostReport, out: Output) -> None:
     if h.errors:
-        out.append(_fields([("error", e) for e in h.errors], style="red"))
+        _fields(out, [("error", e) for e in h.errors], style="red")
     if h.not_collected:
-        out.append(_fields([("no data", m) for m in h.not_collected]))
+        _fields(out, [("no data", m) for m in h.not_collected])
     if h.skipped:
-        out.append(_fields([("skipped", s) for s in h.skipped[:20]]))
+        _fields(out, [("skipped", s) for s in h.skipped[:20]])
         if len(h.skipped) > 20:
-            out.append(_fields([("skipped", f"{len(h.skipped) - 20} more")]))
+            _fields(out, [("skipped", f"{len(h.skipped) - 20} more")])
     if h.unused:
-        out.append(_fields([("not read", f"{f} (no rule uses it yet)") for f in h.unused]))
-    return out
+        _fields(out, [("not read", f"{f} (no rule uses it yet)") for f in h.unused])
 
 
-def _host(h: HostReport, console: "Output", causes: dict[str, list[str]], mode: Mode) -> None:
-    console.print(_header(h))
+def _host(h: HostReport, out: Output, causes: dict[str, list[str]], mode: Mode) -> None:
+    _header(h, out)
     numbered = _numbered(h.plan)
     summary = _plan_summary(h, numbered)
     if summary:
-        console.print(Text("  Change plan (steps below):", style="bold"))
-        console.print(_fields(summary))
-    for item in _notes(h):
-        console.print(item)
-    console.print()
+        out.text("  Change plan (steps below):", style="bold")
+        _fields(out, summary)
+    _notes(h, out)
+    out.blank()
     if h.status == "no-evidence":
-        console.print(Text("  No evidence: no check could be evaluated with these outputs (see below).", style="red"))
+        out.text("  No evidence: no check could be evaluated with these outputs (see below).", style="red")
     elif not h.findings:
-        console.print(Text("  No findings.", style="green"))
+        out.text("  No findings.", style="green")
     for rule, findings, after in _groups(h, causes):
-        for item in _group(rule, findings, after, numbered, mode, h.source):
-            console.print(item, soft_wrap=isinstance(item, _Unwrapped))
+        _group(rule, findings, after, numbered, mode, h.source, out)
         if mode == "full":
-            console.print()
+            out.blank()
     if mode == "compact":
-        console.print()
+        out.blank()
         return
-    for item in _plan(h, numbered):
-        console.print(item, soft_wrap=isinstance(item, _Unwrapped))
-    if h.plan is not None and (h.plan.prerequisites or h.plan.phases):
-        console.print()
+    if _plan(h, numbered, out):
+        out.blank()
     if h.waived:
-        console.print(Text("Waived:", style="bold"))
-        console.print(_fields([("waived", f"{f.rule} {f.subject}: {f.waiver.reason} ({f.waiver.owner}, until "
-                                           f"{f.waiver.expires})") for f in h.waived if f.waiver]))
-        console.print()
+        out.text("Waived:", style="bold")
+        _fields(out, [("waived", f"{f.rule} {f.subject}: {f.waiver.reason} ({f.waiver.owner}, until "
+                                 f"{f.waiver.expires})") for f in h.waived if f.waiver])
+        out.blank()
     if h.baseline is not None:
-        console.print(_fields([("baseline", f"{len(h.baseline.unchanged)} finding(s) unchanged, not repeated; "
-                                            f"fixed since: {', '.join(h.baseline.fixed) or 'none'}")]))
-        console.print()
+        _fields(out, [("baseline", f"{len(h.baseline.unchanged)} finding(s) unchanged, not repeated; "
+                                   f"fixed since: {', '.join(h.baseline.fixed) or 'none'}")])
+        out.blank()
     for note in h.expired_waivers:
-        console.print(Text(f"  expired waiver: {note}", style="yellow"))
+        out.text(f"  expired waiver: {note}", style="yellow")
     runtime = sorted({r.rule for r in h.results if r.status == "not_applicable" and r.reason
                       and r.reason.startswith(RUNTIME_REASON)})
     if h.kind == "plan" and runtime:
-        console.print(_fields([("plan", f"not applicable before the system runs: {', '.join(runtime)}")]))
-        console.print()
+        _fields(out, [("plan", f"not applicable before the system runs: {', '.join(runtime)}")])
+        out.blank()
     unknown = _unknowns(h)
     if unknown:
-        console.print(Text("Not evaluated (missing input):", style="bold"))
-        for line in unknown:
-            console.print(line)
-        console.print()
+        out.text("Not evaluated (missing input):", style="bold")
+        _fields(out, unknown)
+        out.blank()
 
 
-def render(report: Report, console: "Output", causes: dict[str, list[str]] | None = None,
+def render(report: Report, out: Output, causes: dict[str, list[str]] | None = None,
            mode: Mode = "full") -> None:
     """The report for a person: per host a summary that fits one screen, then
     findings grouped by rule (effect and source once), then the plan.
@@ -363,17 +360,17 @@ def render(report: Report, console: "Output", causes: dict[str, list[str]] | Non
     line per rule group, quiet only the verdict and counts."""
     if report.errors:
         for e in report.errors:
-            console.print(Text(f"error: {e}", style="red"))
-        console.print()
+            out.text(f"error: {e}", style="red")
+        out.blank()
     if len(report.hosts) > 1:
-        console.print(_fleet_table(report))
-        console.print()
+        _fleet_table(report, out)
+        out.blank()
     if mode != "quiet":
         for h in sorted(report.hosts, key=worst_first) if len(report.hosts) > 1 else report.hosts:
-            _host(h, console, causes or {}, mode)
-        console.print(Text(SCORE_NOTE, style="dim"))
+            _host(h, out, causes or {}, mode)
+        out.text(SCORE_NOTE, style="dim")
     s = report.summary
     counts = ", ".join(f"{n} {sev}" for sev, n in s.findings.items() if n) or "no findings"
-    console.print(Text(f"{s.hosts} host(s): {counts}; {s.errors} input error(s)", style="bold"))
+    out.text(f"{s.hosts} host(s): {counts}; {s.errors} input error(s)", style="bold")
     if s.gate is not None:
-        console.print(Text(f"gate {s.gate}: {s.gate_reason}", style="bold"))
+        out.text(f"gate {s.gate}: {s.gate_reason}", style="bold")
