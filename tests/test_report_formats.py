@@ -262,7 +262,8 @@ def test_wrapping_keeps_words_whole_where_they_fit_as_rich_does(text, width) -> 
 
 
 @settings(max_examples=200, deadline=None)
-@given(spans=st.lists(st.tuples(_WORDS, st.sampled_from(["", "bold", "dim", "bold white on red", "yellow"])),
+@given(spans=st.lists(st.tuples(st.lists(st.sampled_from(["a", "ldm", " ", "\t", "\n", "日本", "x" * 30])).map("".join),
+                                st.sampled_from(["", "bold", "dim", "bold white on red", "yellow"])),
                       min_size=1, max_size=4),
        width=st.integers(min_value=10, max_value=120))
 def test_colour_changes_nothing_but_the_colour(spans, width) -> None:

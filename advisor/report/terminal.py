@@ -29,6 +29,8 @@ class Output:
     def text(self, *spans: str | Span, style: str = "") -> None:
         """A paragraph, wrapped to the width; each span in its own style, else in `style`."""
         parts = [(s, style) if isinstance(s, str) else s for s in spans]
+        if any("\t" in t for t, _ in parts):
+            parts = _tabs_expanded(parts)
         plain = "".join(t for t, _ in parts)
         lines = wrap(plain, self.width)
         if not self.color:
@@ -62,6 +64,23 @@ class Output:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _tabs_expanded(parts: list[Span]) -> list[Span]:
+    """Tabs as the spaces they take in the joined text (8-column stops), so that
+    every wrapped line is a piece of the text the spans index."""
+    column, out = 0, []
+    for text, style in parts:
+        pieces = []
+        for char in text:
+            if char == "\t":
+                pieces.append(" " * (8 - column % 8))
+                column += 8 - column % 8
+            else:
+                pieces.append(char)
+                column = 0 if char == "\n" else column + 1
+        out.append(("".join(pieces), style))
+    return out
 
 
 def _painted(plain: str, parts: list[Span], ends: list[int], start: int, stop: int) -> str:
