@@ -69,7 +69,7 @@ def _facts(tmp_path: Path, listing_file: Path, name: str):
 
 
 def _strip(models) -> list[dict]:
-    return [m.model_dump(exclude={"evidence"}) for m in models]
+    return [m.dump(exclude={"evidence"}) for m in models]
 
 
 def test_human_and_parseable_forms_give_identical_facts(tmp_path: Path) -> None:

@@ -76,9 +76,9 @@ def test_unknowns_of_a_plan_name_the_plan_key_that_would_decide_them() -> None:
 
 def _network(facts) -> tuple[list[dict], list[dict], list[dict]]:
     differ = {"evidence", "state", "is_local", "ldc_limit", "ldc_limit_basis"}
-    return ([d.model_dump(exclude=differ) for d in facts.domains],
-            [v.model_dump(exclude={"evidence", "instance"}) for v in facts.vswitches],  # a device number: run time
-            [n.model_dump(exclude={"evidence"}) for n in facts.vnets])
+    return ([d.dump(exclude=differ) for d in facts.domains],
+            [v.dump(exclude={"evidence", "instance"}) for v in facts.vswitches],  # a device number: run time
+            [n.dump(exclude={"evidence"}) for n in facts.vnets])
 
 
 def test_a_plan_gives_the_facts_of_the_system_built_from_it() -> None:

@@ -158,7 +158,7 @@ class Engine:
         return {**rule.params, **self.policy.params.get(rule.id, {})}
 
     def evaluate(self, facts: HostFacts) -> tuple[list[Result], list[Finding]]:
-        host = facts.model_dump()
+        host = facts.dump()
         scope = Scope(cel={"host": _cut(host, self.host_fields)}, host=host, intent=self.intents, p={}, s=None, v={}, item=None)
         results: list[Result] = []
         findings: list[Finding] = []

@@ -2,15 +2,84 @@
 
 `evidence` maps a field name to the file and line it was read from, so a
 finding can show where its observed value came from.
+
+Facts are advisor's own working data, built by its code from parsed outputs
+and never read from a file, so they are plain records rather than pydantic
+models: building pydantic's validators for these 190 fields cost every review
+about 7% of its work. A record is made with keywords, fills in its defaults (a
+fresh list or dict each time), turns an int given for a float field into a
+float (CEL tells 2 from 2.0), and refuses a field it does not have, when made
+or set.
 """
 
-from typing import Literal
+from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, Field
+_REQUIRED = object()
+_FLOATS = (float, float | None)
 
 
-class Fact(BaseModel):
-    evidence: dict[str, str] = Field(default_factory=dict)
+class Record:
+    _defaults: ClassVar[dict[str, Any]] = {}
+    _floats: ClassVar[frozenset[str]] = frozenset()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        defaults = dict(cls._defaults)
+        floats = set(cls._floats)
+        for name, annotation in cls.__dict__.get("__annotations__", {}).items():
+            if getattr(annotation, "__origin__", None) is ClassVar:
+                continue
+            defaults[name] = cls.__dict__.get(name, _REQUIRED)
+            if annotation in _FLOATS:
+                floats.add(name)
+        cls._defaults = defaults
+        cls._floats = frozenset(floats)
+
+    def __init__(self, **values: Any) -> None:
+        unknown = values.keys() - self._defaults.keys()
+        if unknown:
+            raise TypeError(f"{type(self).__name__} has no field {', '.join(sorted(unknown))}")
+        for name, default in self._defaults.items():
+            if name in values:
+                value = values[name]
+                if name in self._floats and type(value) is int:
+                    value = float(value)
+            elif default is _REQUIRED:
+                raise TypeError(f"{type(self).__name__} needs {name}")
+            else:
+                value = default.copy() if isinstance(default, (list, dict)) else default
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name not in self._defaults:  # a misspelt field would otherwise be a silent new attribute
+            raise AttributeError(f"{type(self).__name__} has no field {name}")
+        object.__setattr__(self, name, value)
+
+    def dump(self, exclude: set[str] | frozenset[str] = frozenset()) -> dict[str, Any]:
+        """The fields as plain dicts, lists and values (what CEL is given)."""
+        return {name: _plain(getattr(self, name)) for name in self._defaults if name not in exclude}
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and vars(other) == vars(self)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in vars(self).items())})"
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Record):
+        return value.dump()
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+class Fact(Record):
+    evidence: dict[str, str] = {}
 
 
 class Domain(Fact):
@@ -39,7 +108,7 @@ class Domain(Fact):
     ldc_limit_basis: str | None = None
 
 
-class VNetRef(BaseModel):
+class VNetRef(Record):
     name: str
     domain: str
     mtu: int | None = None
@@ -109,19 +178,19 @@ class TcpLso(Fact):
     out_data_segs: int | None = None
 
 
-class TcpProp(BaseModel):
+class TcpProp(Record):
     current: str | None = None
     persistent: str | None = None
     default: str | None = None
 
 
-class TcpDrift(BaseModel):
+class TcpDrift(Record):
     name: str
     current: str | None
     persistent: str
 
 
-class LanRef(BaseModel):
+class LanRef(Record):
     name: str
     ppa: int
 
@@ -148,14 +217,14 @@ class LanInterface(Fact):
     members_tso_off: list[LanRef] = []
 
 
-class Filtered(BaseModel):
+class Filtered(Record):
     """An output piped through grep, head or tail: partial."""
 
     command: str
     grep: str | None = None
 
 
-class VcpuRef(BaseModel):
+class VcpuRef(Record):
     domain: str
     vcpu: int
 
@@ -178,7 +247,7 @@ class PCpu(Fact):
     dom0_pinned: bool = False
 
 
-class Port(BaseModel):
+class Port(Record):
     name: str
     kind: str  # vif, tap, physical
     mtu: int | None = None

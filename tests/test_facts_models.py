@@ -1,0 +1,44 @@
+"""Facts are plain records (not pydantic models): what they must still do."""
+
+from __future__ import annotations
+
+import pytest
+
+from advisor.facts.models import Domain, HostFacts, LdcChannel, VNetRef, VSwitch
+
+
+def test_an_int_given_for_a_float_field_is_a_float_for_cel() -> None:
+    """CEL has no implicit int-to-double: `s.cores + 0.999` fails on an int."""
+    domain = Domain(name="ldg1", cores=2, memory_gb=16, vcpus=16)
+    assert type(domain.cores) is float and type(domain.memory_gb) is float and type(domain.vcpus) is int
+    assert domain.dump()["cores"] == 2.0 and Domain(name="x").cores is None
+
+
+def test_defaults_are_fresh_for_every_record() -> None:
+    one, two = Domain(name="a"), Domain(name="b")
+    one.vsw_names.append("primary-vsw0")
+    one.evidence["cores"] = "ldm-list-l.txt:3"
+    assert two.vsw_names == [] and two.evidence == {} and Domain(name="c").vsw_names == []
+
+
+def test_a_field_it_does_not_have_is_refused_when_made_or_set() -> None:
+    with pytest.raises(TypeError, match="Domain has no field nmae"):
+        Domain(nmae="ldg1")
+    with pytest.raises(TypeError, match="LdcChannel needs instance"):
+        LdcChannel(module="vnet", name="ldc0")
+    facts = HostFacts(host="t5")
+    with pytest.raises(AttributeError, match="HostFacts has no field solaris_mjaor"):
+        facts.solaris_mjaor = 11  # type: ignore[attr-defined]
+
+
+def test_dump_gives_nested_records_as_plain_data() -> None:
+    vsw = VSwitch(name="primary-vsw0", domain="primary", mismatched_vnets=[VNetRef(name="vnet0", domain="ldg1", mtu=1500)])
+    facts = HostFacts(host="t5", vswitches=[vsw], tcp_recv_buf=1048576)
+    dumped = facts.dump()
+    assert dumped["vswitches"][0]["mismatched_vnets"] == [{"name": "vnet0", "domain": "ldg1", "mtu": 1500}]
+    assert dumped["tcp_recv_buf"] == 1048576 and dumped["kind"] == "capture" and "evidence" not in facts.dump(exclude={"evidence"})
+    again = HostFacts(host="t5", tcp_recv_buf=1048576, vswitches=[
+        VSwitch(name="primary-vsw0", domain="primary", mismatched_vnets=[VNetRef(name="vnet0", domain="ldg1", mtu=1500)])])
+    assert facts == again
+    again.vswitches[0].mismatched_vnets[0].mtu = 9000
+    assert facts != again
