@@ -471,3 +471,45 @@ def test_a_long_run_of_blanks_or_one_word_in_every_file_is_read_in_time(cli, tmp
     res = cli("review", *map(str, (tmp_path / b.name for b in bundles)), "-f", "json", timeout=120)
     _one_line_errors(res)
     assert res.returncode in (0, 1, 2, 3) and len(json.loads(res.stdout)["hosts"]) == len(bundles)
+
+
+@pytest.mark.parametrize("name", ["t5\ntouch /tmp/advisor-pwned", "t5\rtouch /tmp/advisor-pwned",
+                                  "t5\u2028touch /tmp/advisor-pwned", "t5\\\ntouch /tmp/advisor-pwned"])
+def test_a_line_break_alone_in_a_name_starts_no_line_in_any_report(cli, tmp_path: Path, name: str) -> None:
+    """A name whose only unprintable character is a line break: JSON writes it as
+    `\\n`, which the check for unprintable text once missed, so a remediation
+    script carried `touch ...` as a line of its own, for sh to run."""
+    bundle = _bundle(tmp_path)
+    (bundle / "manifest.yaml").write_text(f"host: {json.dumps(name)}\ncommands: []\n")
+    out = tmp_path / "out"
+    res = cli("review", str(bundle), "-f", "table,markdown,script", "-o", f"{out}/")
+    assert res.returncode == 0, res.stderr
+    for path in out.iterdir():
+        lines = path.read_text().splitlines()
+        assert not any(line.lstrip().startswith("touch") for line in lines), path.name
+    assert "touch /tmp/advisor-pwned  solaris  score" in (out / "report.txt").read_text()  # on the name's line, escaped
+
+
+def test_the_script_writer_keeps_a_comment_on_its_line_whatever_it_is_given() -> None:
+    """The second guard: a script made from a report that was never made printable."""
+    from advisor.report import script
+    from advisor.report.model import HostReport
+
+    from conftest import review
+
+    [host] = review(BUNDLE).hosts
+    hostile = HostReport.model_validate({**host.model_dump(), "host": "t5\ntouch /tmp/x",
+                                        "source": "a\rsecond-line\u2028third-line"})
+    for text in script.render_host(hostile).values():
+        assert not any(line.startswith(("touch", "second-line", "third-line")) for line in text.splitlines())
+
+
+def test_a_host_not_collected_is_said_on_one_line_with_its_name_escaped(cli, tmp_path: Path) -> None:
+    bundle = _bundle(tmp_path)
+    (bundle / "manifest.yaml").write_text(
+        'host: "evil\\e[31m\\nsecond"\nnot_collected: "unreachable: banner \\e]0;title\\a\\nthird"\ncommands: []\n')
+    res = cli("review", str(bundle), "-f", "json")
+    assert res.returncode == 3, res.stderr
+    [line] = res.stderr.splitlines()
+    assert "\x1b" not in res.stderr and "\x07" not in res.stderr
+    assert line == "advisor: evil\\x1b[31m\\nsecond: not collected: unreachable: banner \\x1b]0;title\\x07\\nthird"

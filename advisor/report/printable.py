@@ -13,9 +13,11 @@ from typing import Any
 
 from advisor.report.model import Report
 
-# What a serialized report shows of an unprintable character: JSON escapes
-# C0 controls as \u00XX; C1 controls and Unicode separators stay raw.
-_IN_JSON = re.compile(r"\\u00[01][0-9a-fA-F]|\\u007[fF]|[\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# What a serialized report shows of an unprintable character: JSON writes a
+# newline, tab, carriage return, backspace and form feed as \n \t \r \b \f, the
+# other C0 controls as \u00XX; C1 controls and Unicode separators stay raw. (A
+# backslash in the text, written \\, may match too: the walk then finds nothing to change.)
+_IN_JSON = re.compile(r"\\[nrtbf]|\\u00[01][0-9a-fA-F]|\\u007[fF]|[\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def text(value: str) -> str:

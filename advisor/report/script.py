@@ -39,6 +39,9 @@ def control_file_name(h: HostReport) -> str:
     return file_name(f"{control}.for-{h.host}")
 
 
+_BREAKS = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
 def _one_line(text: str) -> str:
     return " ".join(text.split())
 
@@ -133,6 +136,9 @@ def _script(h: HostReport, phases: list[PlanPhase], where: str, name: str, plan:
     if plan.checks and where == h.host:
         lines += ["# ==== Afterwards, check by hand " + "=" * 46]
         lines += [f"#   {c.command}" for c in plan.checks]
+    # Comments quote the captures (host names, sources, fixes): a line break in
+    # one, however it got this far, must not start a line that sh would run.
+    lines = [_BREAKS.sub(" ", line) if line.startswith("#") else line for line in lines]
     return "\n".join(lines).rstrip() + "\n"
 
 
