@@ -84,12 +84,12 @@ def run_collect(targets: list[Target], options: SshOptions, privilege: str | Non
     failed = 0
     for c in collected:
         if c.settings_error:
-            print(f"advisor: {c.settings_error}", file=sys.stderr)
+            output.say(f"advisor: {c.settings_error}")
         if c.bundle is not None:
             print(f"{c.target.alias}: {c.bundle}")
         else:
             failed += 1
-            print(f"advisor: {c.target.alias}: not collected: {c.error}", file=sys.stderr)
+            output.say(f"advisor: {c.target.alias}: not collected: {c.error}")
     if any(c.settings_error for c in collected):
         return output.EXIT_INPUT
     return output.EXIT_UNREACHABLE if failed else output.EXIT_OK

@@ -16,6 +16,7 @@ from advisor.engine.model import Severity
 from advisor.errors import InputError
 from advisor.facts.models import HostFacts
 from advisor.pipeline import load_captures, review_with_facts
+from advisor.commands import output
 from advisor.report import diff as diff_mod, diff_render
 from advisor.report.model import HostReport, Report
 
@@ -74,7 +75,7 @@ def run_diff(old: Path, new: Path, fmt: str, out: Path | None, fail_on: str, pol
         except OSError as exc:
             raise InputError(f"{out}: cannot write ({exc.strerror})") from None
     for e in result.errors:
-        print(f"advisor: {e}", file=sys.stderr)
+        output.say(f"advisor: {e}")
     if result.errors:
         return 2
     floor = None if fail_on == "never" else Severity(fail_on).rank

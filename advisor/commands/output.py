@@ -166,6 +166,14 @@ def verdict(report: Report) -> str:
     return f"advisor gate: {s.gate or 'passed'}: {s.gate_reason or 'no threshold'} ({s.hosts} host(s), lowest score {lowest})"
 
 
+def say(message: str) -> None:
+    """One line on stderr: names and reasons come from captures and hosts, so
+    an escape sequence or line break in them is shown escaped."""
+    from advisor.report.printable import text
+
+    print(text(message), file=sys.stderr)
+
+
 def exit_status(report: Report) -> int:
     """2 unreadable input, 3 a host not (completely) collected, 1 gate failed,
     else 0. Each error is printed on stderr as one line."""
@@ -173,11 +181,11 @@ def exit_status(report: Report) -> int:
     incomplete = [h for h in report.hosts if h.incomplete]
     input_errors = _input_errors(report)
     for e in input_errors:
-        print(f"advisor: {e}", file=sys.stderr)
+        say(f"advisor: {e}")
     for h in unreachable:
-        print(f"advisor: {h.host}: not collected: {'; '.join(h.errors)}", file=sys.stderr)
+        say(f"advisor: {h.host}: not collected: {'; '.join(h.errors)}")
     for h in incomplete:
-        print(f"advisor: {h.host}: incomplete: {', '.join(h.incomplete)} did not finish", file=sys.stderr)
+        say(f"advisor: {h.host}: incomplete: {', '.join(h.incomplete)} did not finish")
     if input_errors:
         return EXIT_INPUT
     if unreachable or incomplete:

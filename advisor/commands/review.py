@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from advisor.collect.offline import Loader
@@ -29,5 +28,5 @@ def run_review(paths: list[Path], fmt: str, out: Path | None, fail_on: str, min_
     output.write(report, formats, out, rules, mode)
     code = output.exit_status(report)
     if gate:
-        print(output.verdict(report), file=sys.stderr)
+        output.say(output.verdict(report))
     return code
