@@ -94,17 +94,15 @@ class Column:
     wrap: bool = True  # else never narrower than its widest value
     right: bool = False  # right-justified
     style: str = ""
-    width: int | None = None  # fixed
 
 
 def column_widths(columns: list[Column], rows: list[list[str]], width: int, gap: int) -> list[int]:
     """Each column as wide as its widest value; while the whole is wider than
     `width`, the widest column that may wrap gives up a column."""
-    widths = [c.width if c.width is not None else max((cells(r[i]) for r in rows), default=0)
-              for i, c in enumerate(columns)]
+    widths = [max((cells(r[i]) for r in rows), default=0) for i in range(len(columns))]
     excess = sum(widths) + gap * (len(columns) - 1) - width
     while excess > 0:
-        wrapping = [i for i, c in enumerate(columns) if c.wrap and c.width is None and widths[i] > 1]
+        wrapping = [i for i, c in enumerate(columns) if c.wrap and widths[i] > 1]
         if not wrapping:
             break
         widest = max(wrapping, key=lambda i: widths[i])
