@@ -240,3 +240,37 @@ def test_a_script_file_name_fits_any_file_system_whatever_the_host_name() -> Non
     names = {file_name(long_a), file_name(long_b)}
     assert len(names) == 2 and all(len(n.encode()) <= 255 and "/" not in n for n in names)
     assert file_name("t5-primary") == "t5-primary.remediation.sh"
+
+
+def _renamed(tmp_path: Path, old: str, new: str) -> Path:
+    """The untuned T5 bundle with one domain renamed everywhere (same length: the listings are in columns)."""
+    import re
+
+    assert len(old) == len(new)
+    bundle = tmp_path / "t5"
+    shutil.copytree(UNTUNED, bundle)
+    for path in bundle.iterdir():
+        path.write_text(re.sub(rf"\b{re.escape(old)}\b", new, path.read_text()))
+    return bundle
+
+
+def test_a_control_domain_whose_name_needs_quoting_is_still_the_control_domain(tmp_path: Path) -> None:
+    """Oracle allows -_+#.:;~() in domain names; such a name is quoted in commands.
+    The plan compared the quoted name with the bare one, took the control domain
+    for a guest, and stopped it with `ldm stop` instead of a delayed reconfiguration."""
+    bundle = _renamed(tmp_path, "primary", "ctl#(a)")
+    [script] = _scripts(tmp_path, str(bundle)).values()
+    lines = script.splitlines()
+    assert "ldm start-reconf 'ctl#(a)'" in lines and "ldm set-domain extended-mapin-space=on 'ctl#(a)'" in lines
+    assert not any(line.startswith(("ldm stop 'ctl#(a)'", "ldm start 'ctl#(a)'")) for line in lines)
+    assert "ldm stop ldg1" in lines  # the guests still get their outage
+
+
+def test_a_domain_named_like_a_placeholder_is_never_run(tmp_path: Path) -> None:
+    """advisor's placeholders (`<domain>`) stay unquoted so the reader sees what to fill in;
+    a domain so named in a capture made `ldm stop <ab>` a runnable line that no shell can parse."""
+    bundle = _renamed(tmp_path, "ldg2", "<ab>")
+    scripts = _scripts(tmp_path, str(bundle))
+    for name, text in scripts.items():
+        assert subprocess.run(["sh", "-n", "-c", text]).returncode == 0, name
+        assert not any("<ab>" in line and not line.lstrip().startswith("#") for line in text.splitlines()), name

@@ -22,7 +22,8 @@ import re
 from dataclasses import dataclass, field
 
 from advisor.facts.models import Domain, HostFacts
-from advisor.report.model import ChangePlan, Finding, FixStep, PlanPhase, PlanStep
+from advisor.report.model import ChangePlan, Finding, FixStep, PlanPhase, PlanStep, placeholder_in
+from advisor.shell import shell_word
 
 REBOOT = {"solaris": "shutdown -y -g0 -i6", "hpux": "shutdown -r -y 0", "linux": "shutdown -r now"}
 SAVE_CONFIG = 'ldm add-spconfig "advisor-$(date +%Y%m%d%H%M)"'
@@ -43,20 +44,23 @@ class _Host:
     """What the plan needs to know of the captured host and its domains."""
 
     facts: HostFacts
-    domains: dict[str, Domain]
-    control: str  # the control domain's name in ldm (always primary on current releases)
+    domains: dict[str, Domain]  # by shell word, as steps name them
+    control: str  # the control domain's name in ldm (always primary on current releases), as a shell word
+    control_name: str  # the same, as written
     local: str | None  # the captured domain's ldm name
 
     @classmethod
     def of(cls, facts: HostFacts) -> "_Host":
-        domains = {d.name: d for d in facts.domains or []}
-        control = next((d.name for d in domains.values() if d.is_control), "primary")
-        local = facts.ldom_name or (control if facts.is_control_domain else None)
-        return cls(facts, domains, control, local)
+        # Steps name domains as shell words (a capture may name one `x;reboot`),
+        # so the plan compares and looks them up as words too.
+        domains = {shell_word(d.name): d for d in facts.domains or []}
+        name = next((d.name for d in facts.domains or [] if d.is_control), "primary")
+        local = facts.ldom_name or (name if facts.is_control_domain else None)
+        return cls(facts, domains, shell_word(name), name, local)
 
     @property
     def is_control(self) -> bool:
-        return self.facts.is_control_domain is True or (self.local is not None and self.local == self.control)
+        return self.facts.is_control_domain is True or (self.local is not None and self.local == self.control_name)
 
     def outage_rank(self, name: str) -> tuple[int, str]:
         dom = self.domains.get(name)
@@ -137,12 +141,17 @@ def _plan_step(s: _Step) -> PlanStep:
 
 
 def _control_step(command: str, note: str | None = None) -> PlanStep:
+    """A step of the plan's own (stop, start, reboot a domain); held as a comment
+    when the domain's name is a placeholder still to be filled in."""
+    held = placeholder_in(command)
+    if held is not None:
+        return PlanStep(command=command, run=False, note=f"fill in {held} first" + (f"; {note}" if note else ""))
     return PlanStep(command=command, note=note)
 
 
 def build(findings: list[Finding], facts: HostFacts) -> ChangePlan:
     host = _Host.of(facts)
-    plan = ChangePlan(control_domain_name=host.control)
+    plan = ChangePlan(control_domain_name=host.control_name)
     if not host.is_control and any(s.code.startswith("ldm ") for f in findings for s in f.steps):
         plan.control_domain = facts.control_host
     steps = _sizing(_merge(findings), host, plan.notes)
@@ -167,7 +176,7 @@ def _outage_domains(changes: list[_Step], host: _Host) -> list[str]:
 def _phases(changes: list[_Step], host: _Host) -> list[PlanPhase]:
     outages = _outage_domains(changes, host)
     ldm_script = "host" if host.is_control else "control-domain"
-    where_ldm = host.control if host.is_control else (host.facts.control_host or "the control domain")
+    where_ldm = host.control_name if host.is_control else (host.facts.control_host or "the control domain")
     here = host.local or host.facts.host
     live_here = [s for s in changes if not s.is_ldm and s.step.takes_effect == "now"]
     boot_here = [s for s in changes if not s.is_ldm and s.step.takes_effect == "restart"]
@@ -206,11 +215,11 @@ def _reconf_phase(reconf: list[_Step], boot: list[_Step], host: _Host, script: s
                                    "then ldm refuses changes to other domains"))
         steps += [_plan_step(s) for s in reconf]
     steps += [_plan_step(s) for s in boot]
-    steps.append(_control_step(REBOOT["solaris"], f"reboots {host.control}: its guests lose their virtual "
+    steps.append(_control_step(REBOOT["solaris"], f"reboots {host.control_name}: its guests lose their virtual "
                                                   f"network and disks until it is back"))
-    title = (f"Control domain {host.control}: delayed reconfiguration and one reboot" if reconf
-             else f"Control domain {host.control}: changes that take effect at its reboot")
-    return PlanPhase(title=title, script=script, runs_on=where, outage=f"reboot of {host.control}", steps=steps)
+    title = (f"Control domain {host.control_name}: delayed reconfiguration and one reboot" if reconf
+             else f"Control domain {host.control_name}: changes that take effect at its reboot")
+    return PlanPhase(title=title, script=script, runs_on=where, outage=f"reboot of {host.control_name}", steps=steps)
 
 
 def _outage_phase(name: str, mine: list[_Step], host: _Host, script: str, where: str, after: bool) -> PlanPhase:

@@ -51,8 +51,7 @@ class FixStep(BaseModel):
 
     @property
     def placeholder(self) -> str | None:
-        m = _PLACEHOLDER.search(self.code)
-        return m.group(0) if m else None
+        return placeholder_in(self.code)
 
     @property
     def runnable(self) -> bool:
@@ -68,6 +67,12 @@ class FixStep(BaseModel):
         if self.placeholder is not None:
             return f"# fill in {self.placeholder} first: {self.command}"
         return self.command
+
+
+def placeholder_in(command: str) -> str | None:
+    """The first placeholder a command holds (`<domain>`, `TX_CKO_ATTRIBUTE`), to be filled in before it runs."""
+    m = _PLACEHOLDER.search(command.split(" #", 1)[0])
+    return m.group(0) if m else None
 
 
 class Finding(BaseModel):
