@@ -6,6 +6,7 @@ reconfiguration pending, running no upgrade and no unchecked MTU raise."""
 from __future__ import annotations
 
 import json
+import re
 import os
 import shutil
 import subprocess
@@ -274,3 +275,21 @@ def test_a_domain_named_like_a_placeholder_is_never_run(tmp_path: Path) -> None:
     for name, text in scripts.items():
         assert subprocess.run(["sh", "-n", "-c", text]).returncode == 0, name
         assert not any("<ab>" in line and not line.lstrip().startswith("#") for line in text.splitlines()), name
+
+
+def test_hosts_whose_names_make_one_file_name_each_keep_their_script(tmp_path: Path) -> None:
+    """Two bundles naming the same host (or `web;01` and `web_01`): the second
+    script used to replace the first without a word."""
+    fleet = tmp_path / "fleet"
+    for folder, capture, host in (("a", "t5-primary-tuned", "web01"), ("b", UNTUNED.name, "web01"),
+                                  ("c", UNTUNED.name, "web;01"), ("d", UNTUNED.name, "web_01"),
+                                  ("e", UNTUNED.name, "db1")):
+        shutil.copytree(CAPTURES / capture, fleet / folder)
+        (fleet / folder / "manifest.yaml").write_text(f"host: {json.dumps(host)}\ncommands: []\n")
+    scripts = _scripts(tmp_path, str(fleet))
+    sources = sorted(re.search(r"from (\S+)\.$", text.splitlines()[1]).group(1) for text in scripts.values())
+    assert sources == sorted(str(fleet / f) for f in "abcde")
+    assert "db1.remediation.sh" in scripts  # a name no one shares stays as it was
+    assert all(re.fullmatch(r"web_?01-[0-9a-f]{10}\.remediation\.sh", n) for n in scripts if n.startswith("web"))
+    told = {name: set(re.findall(r"ADVISOR_CONFIRM=yes sh (\S+) after-reboot", text)) for name, text in scripts.items()}
+    assert all(names <= {name} for name, names in told.items()) and any(told.values())  # each names itself

@@ -34,11 +34,6 @@ def file_name(host: str) -> str:
     return safe + ".remediation.sh"
 
 
-def control_file_name(h: HostReport) -> str:
-    control = (h.plan.control_domain if h.plan else None) or "control-domain"
-    return file_name(f"{control}.for-{h.host}")
-
-
 _BREAKS = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
@@ -142,23 +137,38 @@ def _script(h: HostReport, phases: list[PlanPhase], where: str, name: str, plan:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def render_host(h: HostReport) -> dict[str, str]:
+def render_host(h: HostReport, tag: str | None = None) -> dict[str, str]:
     """File name -> script: the captured host's, and the control domain's when
-    the ldm steps run elsewhere."""
+    the ldm steps run elsewhere. `tag` tells apart hosts whose names would make
+    the same file names."""
     plan = h.plan or ChangePlan()
-    mine = [p for p in plan.phases if p.script == "host"]
-    scripts = {file_name(h.host): _script(h, mine, h.host, file_name(h.host), plan)}
+    mine, theirs = _names(h, tag)
+    scripts = {mine: _script(h, [p for p in plan.phases if p.script == "host"], h.host, mine, plan)}
     control = [p for p in plan.phases if p.script == "control-domain"]
     if control:
-        scripts[control_file_name(h)] = _script(h, control, plan.control_domain or CONTROL_DOMAIN,
-                                                control_file_name(h), plan)
+        scripts[theirs] = _script(h, control, plan.control_domain or CONTROL_DOMAIN, theirs, plan)
     return scripts
 
 
+def _names(h: HostReport, tag: str | None) -> tuple[str, str]:
+    host = f"{h.host}-{tag}" if tag else h.host
+    control = (h.plan.control_domain if h.plan else None) or "control-domain"
+    return file_name(host), file_name(f"{control}.for-{host}")
+
+
 def render(report: Report) -> dict[str, str]:
-    """File name -> script, for every host that was judged."""
+    """File name -> script, for every host that was judged. Hosts whose names
+    make the same file name (two bundles of one host, `web;01` and `web_01`)
+    each get the name with a digest of where their bundle came from: one never
+    silently takes the other's place."""
+    import hashlib
+    from collections import Counter
+
+    hosts = [h for h in report.hosts if h.status != "unreachable"]
+    taken = Counter(n for h in hosts for n in _names(h, None))
     out: dict[str, str] = {}
-    for h in report.hosts:
-        if h.status != "unreachable":
-            out.update(render_host(h))
+    for h in hosts:
+        shared = any(taken[n] > 1 for n in _names(h, None))
+        tag = hashlib.sha256(f"{h.source}\0{h.host}".encode()).hexdigest()[:10] if shared else None
+        out.update(render_host(h, tag))
     return out
