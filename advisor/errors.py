@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 
 class AdvisorError(Exception):
     """Base class: the message is shown to the user as is."""
@@ -37,6 +39,18 @@ class RulePackError(AdvisorError):
 
 
 EXCERPT = 60  # characters of an offending input line an error may quote
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def readable(name: str) -> str:
+    """A file or folder name as text that any report can hold: bytes that were
+    not UTF-8 (which Python keeps as lone surrogates) shown as \\xNN."""
+    if name.isascii() or not _SURROGATE.search(name):
+        return name
+    return _SURROGATE.sub(lambda m: f"\\x{ord(m.group()) - 0xDC00:02x}" if 0xDC80 <= ord(m.group()) <= 0xDCFF
+                          else f"\\u{ord(m.group()):04x}", name)
 
 
 def excerpt(text: str, limit: int = EXCERPT) -> str:

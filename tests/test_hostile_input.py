@@ -513,3 +513,21 @@ def test_a_host_not_collected_is_said_on_one_line_with_its_name_escaped(cli, tmp
     [line] = res.stderr.splitlines()
     assert "\x1b" not in res.stderr and "\x07" not in res.stderr
     assert line == "advisor: evil\\x1b[31m\\nsecond: not collected: unreachable: banner \\x1b]0;title\\x07\\nthird"
+
+
+def test_names_that_are_not_utf8_cost_nothing_but_their_line(cli, tmp_path: Path) -> None:
+    """A file or bundle folder named with bytes that are not UTF-8 reached the
+    reports as a lone surrogate, which no JSON can hold: the whole fleet's review
+    ended in a traceback with exit status 1 (a failed gate's)."""
+    fleet = tmp_path / "fleet"
+    shutil.copytree(BUNDLE, fleet / "good")
+    shutil.copytree(BUNDLE, fleet / "odd-file")
+    (fleet / "odd-file" / os.fsdecode(b"x\xff.txt")).write_text("hello\n")
+    shutil.copytree(BUNDLE, fleet / os.fsdecode(b"host\xfe"))
+    out = tmp_path / "out"
+    res = cli("review", str(fleet), "-f", "table,json,html,junit,sarif,markdown,script", "-o", f"{out}/")
+    assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr
+    assert res.stderr.splitlines() == [f"advisor: {fleet}/odd-file/x\\xff.txt: cannot tell which command printed this file; not read"]
+    report = json.loads((out / "report.json").read_text())
+    assert sorted(h["host"] for h in report["hosts"]) == ["good", "host\\xfe", "odd-file"]
+    assert len(list(out.glob("*.remediation.sh"))) == 3

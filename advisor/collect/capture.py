@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
-from advisor.errors import ParseError
+from advisor.errors import ParseError, readable
 
 MAX_TEXT_BYTES = 64 << 20  # `ldm list -l` of the largest system is a few MiB
 
@@ -57,7 +57,11 @@ class Capture:
     origins: dict = field(default_factory=dict)  # a pasted output's display name -> the lines it came from
     not_collected: str | None = None  # a bundle that records why its host could not be collected
 
+    def __post_init__(self) -> None:
+        self.host, self.source = readable(self.host), readable(self.source)
+
     def add(self, output: RawOutput) -> None:
+        output.file = readable(output.file)
         if output.command_id in self.outputs:
             self.errors.append(
                 f"{output.file}: a second {output.command_id} output "

@@ -15,7 +15,7 @@ from advisor.collect import explorer, manifest as manifest_mod, safefs, safetar,
 from advisor.collect.capture import Capture, Missing, RawOutput
 from advisor.collect.commands import COMMANDS, command_id_for_name, command_line
 from advisor.collect.identify import identify, identify_among
-from advisor.errors import InputError
+from advisor.errors import InputError, readable
 
 MAX_PASTED_BYTES = 64 << 20  # a pasted session larger than this is read as one output
 
@@ -58,7 +58,7 @@ class Loader:
         return taken
 
     def load(self, path: Path) -> list[Capture]:
-        shown = str(path)
+        shown = readable(str(path))
         if not path.exists():
             raise InputError(f"{shown}: no such file or directory")
         if path.is_dir():
@@ -98,7 +98,7 @@ class Loader:
         # archives beside each other are a fleet's bundles (one per host), never a bundle's outputs
         files = [p for p in path.iterdir() if p.is_file() and not p.name.startswith(".") and not safetar.is_archive(p)]
         if files and _all_plans(files):  # a folder of planned configurations: one system each
-            return [_load_loose(p, f"{shown.rstrip('/')}/{p.name}") for p in sorted(files)]
+            return [_load_loose(p, f"{shown.rstrip('/')}/{readable(p.name)}") for p in sorted(files)]
         if files:
             return [load_bundle(path, shown, path.name)]
         captures: list[Capture] = []
@@ -208,7 +208,7 @@ def load_bundle(root: Path, shown: str, host: str, shown_prefix: str | None = No
     prefix = shown_prefix or shown
 
     def show(p: Path) -> str:
-        return f"{prefix}/{p.relative_to(root).as_posix()}"
+        return f"{prefix}/{readable(p.relative_to(root).as_posix())}"
 
     capture = Capture(host=host, source=shown)
     listed: set[str] = set()
