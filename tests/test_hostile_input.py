@@ -531,3 +531,21 @@ def test_names_that_are_not_utf8_cost_nothing_but_their_line(cli, tmp_path: Path
     report = json.loads((out / "report.json").read_text())
     assert sorted(h["host"] for h in report["hosts"]) == ["good", "host\\xfe", "odd-file"]
     assert len(list(out.glob("*.remediation.sh"))) == 3
+
+
+@pytest.mark.parametrize("name", ["t5\u200bx", "t5\U000e0041\u061c\ufeffx", "t5\uffff", "t5\u2066x"])
+def test_invisible_characters_in_a_name_are_shown(cli, tmp_path: Path, name: str) -> None:
+    """Zero-width, tag and bidi characters would let a name pass for another
+    ("t5\\u200bx" shows as "t5x"); a noncharacter made the JUnit and HTML reports invalid XML."""
+    import xml.dom.minidom
+
+    bundle = _bundle(tmp_path)
+    quoted = "".join(c if c.isascii() and c.isprintable() else f"\\U{ord(c):08X}" for c in name)  # YAML's escapes
+    (bundle / "manifest.yaml").write_text(f'host: "{quoted}"\ncommands: []\n')
+    out = tmp_path / "out"
+    res = cli("review", str(bundle), "-f", "table,html,junit,markdown", "-o", f"{out}/")
+    assert res.returncode == 0, res.stderr
+    escaped = "".join(c if c.isprintable() else repr(c)[1:-1] for c in name)
+    assert escaped in (out / "report.txt").read_text() and name not in (out / "report.txt").read_text()
+    xml.dom.minidom.parse(str(out / "report.junit.xml"))
+    assert name not in (out / "report.md").read_text() and name not in (out / "report.html").read_text()

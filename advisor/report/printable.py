@@ -13,11 +13,12 @@ from typing import Any
 
 from advisor.report.model import Report
 
-# What a serialized report shows of an unprintable character: JSON writes a
-# newline, tab, carriage return, backspace and form feed as \n \t \r \b \f, the
-# other C0 controls as \u00XX; C1 controls and Unicode separators stay raw. (A
-# backslash in the text, written \\, may match too: the walk then finds nothing to change.)
-_IN_JSON = re.compile(r"\\[nrtbf]|\\u00[01][0-9a-fA-F]|\\u007[fF]|[\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# Where a serialized report may hold an unprintable character: JSON writes C0
+# controls as escapes (\n, \t, \u001b) and everything else above ASCII as is
+# (C1 controls, separators, zero-width and tag characters, noncharacters). A
+# report in plain printable ASCII needs no walk; any other is walked, and only
+# what is not printable is changed.
+_SUSPECT = re.compile(r"\\[nrtbfu]|[^\x20-\x7e]")
 
 
 def text(value: str) -> str:
@@ -26,7 +27,7 @@ def text(value: str) -> str:
 
 def report(rep: Report) -> Report:
     """The same report, or a copy whose every string is printable."""
-    if not _IN_JSON.search(rep.model_dump_json()):
+    if not _SUSPECT.search(rep.model_dump_json()):
         return rep
     return Report.model_validate(_walk(rep.model_dump()))
 
