@@ -71,7 +71,10 @@ class FailOn(str, Enum):
 
 
 def _die(message: str) -> None:
-    typer.echo(f"advisor: {message}", err=True)
+    from advisor.errors import excerpt
+
+    # the message may quote captures (a host name from uname): escapes and line breaks are shown escaped
+    typer.echo(f"advisor: {excerpt(message, limit=len(message))}", err=True)
     raise typer.Exit(EXIT_INPUT)
 
 

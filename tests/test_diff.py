@@ -85,3 +85,20 @@ def test_hosts_on_one_side_only_and_bad_input(tmp_path: Path) -> None:
     bad = run_cli("diff", str(tmp_path / "bad.json"), str(old))
     assert bad.returncode == 2 and bad.stderr.startswith(f"advisor: {tmp_path / 'bad.json'}: not an advisor JSON report")
     assert "Traceback" not in bad.stderr
+
+
+def test_names_from_captures_are_shown_escaped_in_a_diff(tmp_path: Path) -> None:
+    """A host name could retitle the terminal, clear it and forge a line of diff output."""
+    hostile = "t5\x1b]0;TITLE\x07\x1b[2J\nadvisor: 0 new findings"
+    for side, capture in (("old", "t5-primary-untuned"), ("new", "t5-primary-tuned")):
+        shutil.copytree(CAPTURES / capture, tmp_path / side)
+        (tmp_path / side / "manifest.yaml").write_text(f"host: {json.dumps(hostile)}\ncommands: []\n")
+    for fmt in ("table", "markdown"):
+        res = run_cli("diff", str(tmp_path / "old"), str(tmp_path / "new"), "-f", fmt, "--force")
+        assert res.returncode == 0, res.stderr
+        assert "\x1b" not in res.stdout and "\x07" not in res.stdout
+        assert not any(line.startswith("advisor: 0 new findings") for line in res.stdout.splitlines())
+    (tmp_path / "new" / "uname-a.txt").write_text("SunOS evil\x1b]0;PWNED\x07 5.11 11.1 sun4v sparc sun4v\n")
+    res = run_cli("diff", str(tmp_path / "old"), str(tmp_path / "new"))
+    assert res.returncode == 2 and len(res.stderr.splitlines()) == 1
+    assert "\x1b" not in res.stderr and "evil\\x1b]0;PWNED\\x07" in res.stderr

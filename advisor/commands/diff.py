@@ -65,6 +65,10 @@ def run_diff(old: Path, new: Path, fmt: str, out: Path | None, fail_on: str, pol
     result = diff_mod.Diff(errors=errors + more, hosts=[
         diff_mod.compare(b, a, before_facts.get(b.host) if b else None, after_facts.get(a.host) if a else None)
         for b, a in pairs])
+    if fmt != "json":  # JSON escapes what it must; text and Markdown show names from captures escaped
+        from advisor.report import printable
+
+        result = printable.report(result)
     text = {"table": diff_render.text, "markdown": diff_render.markdown,
             "json": lambda d: d.model_dump_json(indent=2) + "\n"}[fmt](result)
     if out is None:

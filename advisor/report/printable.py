@@ -9,9 +9,9 @@ is shown as its Python escape, e.g. `\\x1b`."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, TypeVar
 
-from advisor.report.model import Report
+from pydantic import BaseModel
 
 # Where a serialized report may hold an unprintable character: JSON writes C0
 # controls as escapes (\n, \t, \u001b) and everything else above ASCII as is
@@ -25,11 +25,14 @@ def text(value: str) -> str:
     return value if value.isprintable() else "".join(c if c.isprintable() else repr(c)[1:-1] for c in value)
 
 
-def report(rep: Report) -> Report:
-    """The same report, or a copy whose every string is printable."""
+M = TypeVar("M", bound=BaseModel)
+
+
+def report(rep: M) -> M:
+    """The same report (a review's or a diff's), or a copy whose every string is printable."""
     if not _SUSPECT.search(rep.model_dump_json()):
         return rep
-    return Report.model_validate(_walk(rep.model_dump()))
+    return type(rep).model_validate(_walk(rep.model_dump()))
 
 
 def _walk(value: Any) -> Any:
