@@ -549,3 +549,24 @@ def test_invisible_characters_in_a_name_are_shown(cli, tmp_path: Path, name: str
     assert escaped in (out / "report.txt").read_text() and name not in (out / "report.txt").read_text()
     xml.dom.minidom.parse(str(out / "report.junit.xml"))
     assert name not in (out / "report.md").read_text() and name not in (out / "report.html").read_text()
+
+
+def test_markdown_shows_names_from_captures_as_text(cli, tmp_path: Path) -> None:
+    """A merge-request comment rendered an <img> (a tracking pixel), a link, an
+    image from a domain's name, and a broken code span from a backtick in a file name."""
+    from markdown_it import MarkdownIt
+
+    import re
+
+    bundle = _bundle(tmp_path)
+    (bundle / "kstat-p.txt").rename(bundle / "k`s|t.txt")
+    (bundle / "manifest.yaml").write_text(
+        'host: "a|b <img src=https://evil.example/h.png> [ok](https://evil.example) *x* _y_ `z`"\ncommands:\n'
+        '  - {id: kstat-p, file: "k`s|t.txt", command: "kstat -p", exit_status: 0}\n')
+    res = cli("review", str(bundle), "-f", "markdown")
+    assert res.returncode in (0, 1), res.stderr
+    html = MarkdownIt("commonmark", {"html": True}).enable("table").render(res.stdout)
+    assert "<img" not in html and "evil.example\"" not in html and "<a " not in html and "<em>" not in html
+    assert re.search(r"<code>[^<]*/k`s\|t\.txt:\d+</code>", html)  # the whole evidence in one code span
+    [row] = [r for r in html.split("<tr>") if "evil.example" in r]
+    assert row.count("<td") == 9  # the host stays in its column

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from advisor.report.diff import CounterMove, Diff, HostDiff
+from advisor.report.markdown import code, inline
 
 
 def _score(h: HostDiff) -> str:
@@ -48,16 +49,19 @@ def markdown(diff: Diff) -> str:
     out = ["## advisor diff", ""]
     for h in diff.hosts:
         if h.before is None or h.after is None:
-            out += [f"### {h.host}", "", f"Only in the {'after' if h.before is None else 'before'} report.", ""]
+            out += [f"### {inline(h.host)}", "", f"Only in the {'after' if h.before is None else 'before'} report.", ""]
             continue
-        out += [f"### {h.host}: {_score(h)}", "", "| change | severity | rule | subject | detail |", "|---|---|---|---|---|"]
-        out += [f"| fixed | {f.severity.value} | `{f.rule}` | {f.subject} | {f.message} |" for f in h.fixed]
-        out += [f"| new | {f.severity.value} | `{f.rule}` | {f.subject} | {f.message} |" for f in h.new]
-        out += [f"| changed | {c.severity_before.value} → {c.severity.value} | `{c.rule}` | {c.subject} | "
-                f"{c.observed_before} → {c.observed_after} |" for c in h.changed]
+        out += [f"### {inline(h.host)}: {_score(h)}", "", "| change | severity | rule | subject | detail |",
+                "|---|---|---|---|---|"]
+        out += [f"| fixed | {f.severity.value} | {code(f.rule)} | {inline(f.subject)} | {inline(f.message)} |"
+                for f in h.fixed]
+        out += [f"| new | {f.severity.value} | {code(f.rule)} | {inline(f.subject)} | {inline(f.message)} |"
+                for f in h.new]
+        out += [f"| changed | {c.severity_before.value} → {c.severity.value} | {code(c.rule)} | {inline(c.subject)} | "
+                f"{inline(c.observed_before)} → {inline(c.observed_after)} |" for c in h.changed]
         if h.counters:
             out += ["", "| counter | before | after | change |", "|---|---|---|---|"]
-            out += [f"| {m.subject} {m.counter} | {m.before:,} | {m.after:,} | "
+            out += [f"| {inline(m.subject)} {inline(m.counter)} | {m.before:,} | {m.after:,} | "
                     f"{'reset' if m.delta is None else f'{m.delta:+,}'} |" for m in h.counters if m.delta != 0]
         out.append("")
     return "\n".join(out)
