@@ -37,6 +37,18 @@ def test_sarif_validates_and_locates_findings_at_their_evidence() -> None:
     assert levels["ldoms.whole-core"] == "note" and levels["ldoms.jumbo-frames"] == "warning"
 
 
+def test_sarif_locations_are_uri_references(tmp_path: Path) -> None:
+    """A space, `|` or backtick in a bundle's path is percent-encoded (SARIF 2.1.0, 3.10.2)."""
+    import shutil
+
+    odd = tmp_path / "my bundle|`x`"
+    shutil.copytree(UNTUNED, odd)
+    sarif = json.loads(run_cli("review", str(odd), "-f", "sarif").stdout)
+    uris = {loc["physicalLocation"]["artifactLocation"]["uri"] for r in sarif["runs"][0]["results"]
+            for loc in r["locations"] if "physicalLocation" in loc}
+    assert f"{tmp_path}/my%20bundle%7C%60x%60/ldm-list-l.txt" in uris and not any(" " in u for u in uris)
+
+
 def test_junit_has_a_testcase_per_result_with_failures_and_skips() -> None:
     report = json.loads(run_cli("review", str(UNTUNED), "-f", "json").stdout)["hosts"][0]
     root = SafeET.fromstring(run_cli("review", str(UNTUNED), "-f", "junit").stdout)

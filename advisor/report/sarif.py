@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from urllib.parse import quote
 
 from advisor import __version__
 from advisor.engine.model import Rule
@@ -21,7 +22,8 @@ _EVIDENCE = re.compile(r"^(?P<file>.+?):(?P<line>\d+)$")
 def _location(evidence: str) -> dict:
     m = _EVIDENCE.match(evidence)
     region = {"startLine": int(m.group("line"))} if m else None
-    loc: dict = {"physicalLocation": {"artifactLocation": {"uri": m.group("file") if m else evidence}}}
+    # a URI reference, so a space, `|` or backtick in a file name is percent-encoded (SARIF 2.1.0, 3.10.2)
+    loc: dict = {"physicalLocation": {"artifactLocation": {"uri": quote(m.group("file") if m else evidence)}}}
     if region:
         loc["physicalLocation"]["region"] = region
     return loc
