@@ -398,14 +398,20 @@ def test_the_table_shows_text_as_it_is_never_as_emoji(tmp_path: Path) -> None:
     assert res.returncode == 0 and "  source   x:fire:y\n" in res.stdout and "\N{FIRE}" not in res.stdout
 
 
+def _reviewed_as(cli, tmp_path: Path, host: str, formats: str) -> Path:
+    """The folder of reports of a bundle whose manifest names `host` (a YAML scalar, as written)."""
+    bundle = _bundle(tmp_path)
+    (bundle / "manifest.yaml").write_text(f"host: {host}\ncommands: []\n")
+    out = tmp_path / "out"
+    res = cli("review", str(bundle), "-f", formats, "-o", f"{out}/")
+    assert res.returncode == 0, res.stderr
+    return out
+
+
 def test_names_from_captures_cannot_inject_into_any_report(cli, tmp_path: Path) -> None:
     import xml.dom.minidom
 
-    bundle = _bundle(tmp_path)
-    (bundle / "manifest.yaml").write_text(f'host: "{HOSTILE_NAME}"\ncommands: []\n')
-    out = tmp_path / "out"
-    res = cli("review", str(bundle), "-f", "table,json,html,junit,sarif,markdown,script", "-o", f"{out}/")
-    assert res.returncode == 0, res.stderr
+    out = _reviewed_as(cli, tmp_path, f'"{HOSTILE_NAME}"', "table,json,html,junit,sarif,markdown,script")
     for path in out.iterdir():
         raw = path.read_bytes()
         assert b"\x1b" not in raw and b"\x00" not in raw and b"\x07" not in raw, path.name
@@ -479,11 +485,7 @@ def test_a_line_break_alone_in_a_name_starts_no_line_in_any_report(cli, tmp_path
     """A name whose only unprintable character is a line break: JSON writes it as
     `\\n`, which the check for unprintable text once missed, so a remediation
     script carried `touch ...` as a line of its own, for sh to run."""
-    bundle = _bundle(tmp_path)
-    (bundle / "manifest.yaml").write_text(f"host: {json.dumps(name)}\ncommands: []\n")
-    out = tmp_path / "out"
-    res = cli("review", str(bundle), "-f", "table,markdown,script", "-o", f"{out}/")
-    assert res.returncode == 0, res.stderr
+    out = _reviewed_as(cli, tmp_path, json.dumps(name), "table,markdown,script")
     for path in out.iterdir():
         lines = path.read_text().splitlines()
         assert not any(line.lstrip().startswith("touch") for line in lines), path.name
@@ -539,12 +541,8 @@ def test_invisible_characters_in_a_name_are_shown(cli, tmp_path: Path, name: str
     ("t5\\u200bx" shows as "t5x"); a noncharacter made the JUnit and HTML reports invalid XML."""
     import xml.dom.minidom
 
-    bundle = _bundle(tmp_path)
     quoted = "".join(c if c.isascii() and c.isprintable() else f"\\U{ord(c):08X}" for c in name)  # YAML's escapes
-    (bundle / "manifest.yaml").write_text(f'host: "{quoted}"\ncommands: []\n')
-    out = tmp_path / "out"
-    res = cli("review", str(bundle), "-f", "table,html,junit,markdown", "-o", f"{out}/")
-    assert res.returncode == 0, res.stderr
+    out = _reviewed_as(cli, tmp_path, f'"{quoted}"', "table,html,junit,markdown")
     escaped = "".join(c if c.isprintable() else repr(c)[1:-1] for c in name)
     assert escaped in (out / "report.txt").read_text() and name not in (out / "report.txt").read_text()
     xml.dom.minidom.parse(str(out / "report.junit.xml"))
