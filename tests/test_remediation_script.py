@@ -293,3 +293,16 @@ def test_hosts_whose_names_make_one_file_name_each_keep_their_script(tmp_path: P
     assert all(re.fullmatch(r"web_?01-[0-9a-f]{10}\.remediation\.sh", n) for n in scripts if n.startswith("web"))
     told = {name: set(re.findall(r"ADVISOR_CONFIRM=yes sh (\S+) after-reboot", text)) for name, text in scripts.items()}
     assert all(names <= {name} for name, names in told.items()) and any(told.values())  # each names itself
+
+
+def test_a_command_ends_where_its_shell_comment_starts_not_inside_quotes() -> None:
+    """Steps are told apart by their command without its comment; a quoted name
+    holding ` #` (from a capture) cut two commands to one step, and hid a placeholder after it."""
+    from advisor.report.model import FixStep
+
+    one = FixStep(kind="change", command="ldm set-vsw mtu=9000 'vsw #1'   # then restart the guests")
+    two = FixStep(kind="change", command="ldm set-vsw mtu=9000 'vsw #2'")
+    assert (one.code, two.code) == ("ldm set-vsw mtu=9000 'vsw #1'", "ldm set-vsw mtu=9000 'vsw #2'")
+    held = FixStep(kind="change", command="ldm set-vnet mtu=9000 'a #b' <domain>   # fill in")
+    assert held.placeholder == "<domain>" and not held.runnable
+    assert FixStep(kind="change", command='echo "x #y" #z').code == 'echo "x #y"'

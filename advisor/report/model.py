@@ -47,7 +47,7 @@ class FixStep(BaseModel):
     @property
     def code(self) -> str:
         """The command without its trailing comment."""
-        return self.command.split(" #", 1)[0].strip()
+        return without_comment(self.command)
 
     @property
     def placeholder(self) -> str | None:
@@ -71,8 +71,24 @@ class FixStep(BaseModel):
 
 def placeholder_in(command: str) -> str | None:
     """The first placeholder a command holds (`<domain>`, `TX_CKO_ATTRIBUTE`), to be filled in before it runs."""
-    m = _PLACEHOLDER.search(command.split(" #", 1)[0])
+    m = _PLACEHOLDER.search(without_comment(command))
     return m.group(0) if m else None
+
+
+def without_comment(command: str) -> str:
+    """The command up to its shell comment: a ` #` outside quotes. Oracle allows `#`
+    in domain and switch names, which commands quote ('vsw #1'); cut at the first
+    ` #` regardless, two such commands were one and the same step."""
+    quote = None
+    for i, char in enumerate(command):
+        if quote:
+            if char == quote:
+                quote = None
+        elif char in "'\"":
+            quote = char
+        elif char == "#" and i and command[i - 1] in " \t":
+            return command[:i].strip()
+    return command.strip()
 
 
 class Finding(BaseModel):

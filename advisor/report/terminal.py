@@ -9,7 +9,8 @@ from typing import IO, Literal
 
 from advisor.report import layout
 from advisor.report.layout import Column, Span, cells, paint, wrap
-from advisor.report.model import RUNTIME_REASON, ChangePlan, Finding, HostReport, PlanStep, Report, worst_first
+from advisor.report.model import (RUNTIME_REASON, ChangePlan, Finding, HostReport, PlanStep, Report, without_comment,
+                                   worst_first)
 
 _STATUS_STYLE = {"clean": "green", "findings": "yellow", "no-evidence": "red", "error": "red", "unreachable": "red"}
 
@@ -191,7 +192,7 @@ def _plan_summary(h: HostReport, numbered: list[tuple[str, PlanStep]]) -> list[t
     if plan.prerequisites:
         span = "P1" if len(plan.prerequisites) == 1 else f"P1-{len(plan.prerequisites)}"
         rows.append((span, "prerequisites, never run by advisor: " +
-                     "; ".join(s.command.split(" #", 1)[0].strip() for s in plan.prerequisites)))
+                     "; ".join(without_comment(s.command) for s in plan.prerequisites)))
     outages = [p for p in plan.phases if p.title.startswith("Domain ")]
     for phase in plan.phases:
         if phase in outages[1:]:
