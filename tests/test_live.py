@@ -371,3 +371,88 @@ def test_a_refused_ssh_config_entry_costs_its_host_only(sshd, access, tmp_path) 
     assert hosts["bad"]["status"] == "unreachable" and hosts["good"]["detected"]["ldm_version"] == "3.4.0.3.6"
     collected = run_cli("collect", "bad", "good", "--ssh-config", str(cfg), *access, "-o", str(tmp_path / "b"))
     assert collected.returncode == 2 and (tmp_path / "b" / "good" / "manifest.yaml").is_file(), collected.stderr
+
+
+def test_a_host_that_never_answers_a_command_request_fails_alone(sshd, access, tmp_path) -> None:
+    """paramiko waits for the answer to an exec request without any limit: a host
+    that accepted the session and then said nothing held the whole fleet run forever."""
+    import socket
+    import threading
+
+    import paramiko
+
+    key = paramiko.Ed25519Key.from_private_key_file(str(sshd.hostkey))
+    stop = threading.Event()
+
+    class Silent(paramiko.ServerInterface):
+        def get_allowed_auths(self, username):
+            return "publickey"
+
+        def check_auth_publickey(self, username, k):
+            return paramiko.AUTH_SUCCESSFUL
+
+        def check_channel_request(self, kind, chanid):
+            return paramiko.OPEN_SUCCEEDED
+
+        def check_channel_exec_request(self, channel, command):
+            stop.wait(120)  # never answers while the test runs
+            return False
+
+    listener = socket.create_server(("127.0.0.10", 0))
+    port = listener.getsockname()[1]
+    transports = []
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            t = paramiko.Transport(conn)
+            t.add_server_key(key)
+            t.start_server(server=Silent())
+            transports.append(t)
+
+    threading.Thread(target=serve, daemon=True).start()
+    known = tmp_path / "known_hosts"
+    known.write_text(sshd.known_hosts_line("127.0.0.2") + f"[127.0.0.10]:{port} {sshd.key_type} {sshd.key_b64}\n")
+    config = tmp_path / "ssh_config"
+    config.write_text(f"Host good\n  HostName 127.0.0.2\n  Port {sshd.port}\n  User root\n"
+                      f"Host silent\n  HostName 127.0.0.10\n  Port {port}\n  User root\n")
+    try:
+        res = run_cli("audit", "good", "silent", "--ssh-config", str(config), "--known-hosts", str(known),
+                      "-i", str(sshd.userkey), "-f", "json", "--connect-timeout", "2", "--command-timeout", "5",
+                      timeout=90)
+    finally:
+        stop.set()
+        listener.close()
+        for t in transports:
+            t.close()
+    assert res.returncode == 3, res.stderr
+    hosts = {h["host"]: h for h in json.loads(res.stdout)["hosts"]}
+    assert hosts["good"]["status"] == "clean"
+    assert hosts["silent"]["errors"] == ["silent: no answer to a command request in 2 s"]
+
+
+def test_what_a_host_prints_costs_that_host_only(sshd, access, tmp_path) -> None:
+    """A section marker naming an interface twice (the second output file could not
+    be written) and an exit status in superscript digits ('²'.isdigit() is true, int()
+    refuses it) each ended the whole fleet run with a traceback."""
+    stub = tmp_path / "xen-dom0"
+    shutil.copytree(Path(__file__).parent / "stubhost" / "xen-dom0", stub)
+    features = stub / "ethtool-k@lo.txt"
+    features.write_text(features.read_text() + "@@advisor-exit \u00b2\n@@advisor lo\nFeatures for lo: again\n")
+    sshd.assign("127.0.0.6", stub)
+    try:
+        res = run_cli("audit", "127.0.0.2", "127.0.0.6", *access, "-f", "json")
+        out = tmp_path / "captures"
+        collected = run_cli("collect", "127.0.0.6", *access, "-o", str(out))
+    finally:
+        sshd.assign("127.0.0.6", CAPTURES / "s10-guest-untuned", "slow=4")
+    assert "Traceback" not in res.stderr + collected.stderr, res.stderr + collected.stderr
+    hosts = {h["host"]: h for h in json.loads(res.stdout)["hosts"]}
+    assert hosts["127.0.0.2"]["status"] == "clean" and hosts["127.0.0.6"]["status"] != "unreachable"
+    assert collected.returncode == 0
+    entries = yaml.safe_load((out / "127.0.0.6" / "manifest.yaml").read_text())["commands"]
+    [lo] = [c for c in entries if c["id"] == "ethtool-k@lo"]  # the first section, whose status could not be read
+    assert lo["exit_status"] is None and lo["file"] is None

@@ -199,10 +199,25 @@ class Session:
         if transport is None or not transport.is_active():
             raise CollectError(f"{self.endpoint.alias}: connection lost")
         limit = timeout or self.options.command_timeout
+        wait = self.endpoint.connect_timeout
+        unanswered: list[bool] = []
+
+        def give_up() -> None:  # paramiko waits for the server's answer to exec without a time limit
+            unanswered.append(True)
+            chan.close()
+
         try:
-            chan = transport.open_session(timeout=self.endpoint.connect_timeout)
-            chan.exec_command(line)
+            chan = transport.open_session(timeout=wait)
+            timer = threading.Timer(wait, give_up)
+            timer.daemon = True
+            timer.start()
+            try:
+                chan.exec_command(line)
+            finally:
+                timer.cancel()
         except (paramiko.SSHException, OSError, EOFError) as exc:
+            if unanswered:
+                raise CollectError(f"{self.endpoint.alias}: no answer to a command request in {wait:g} s") from None
             raise CollectError(f"{self.endpoint.alias}: connection lost ({exc})") from None
         return _read(chan, limit, self.endpoint.alias)
 
