@@ -151,7 +151,7 @@ def split_sections(output: bytes) -> list[Section]:
             item, body, status = (name if name_ok(name) else None), [], None
         elif text.startswith(EXIT_MARKER):
             value = text[len(EXIT_MARKER):].strip()
-            status = int(value) if value.isdigit() else None
+            status = int(value) if value.isascii() and value.isdigit() and len(value) <= 10 else None  # not '²'
         elif item is not None:
             body.append(line)
     if item is not None:

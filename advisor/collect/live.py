@@ -21,7 +21,7 @@ import yaml
 from advisor.collect import allowlist
 from advisor.collect.ssh import CollectError, CommandTimeout, Session, SshOptions, KnownHosts, resolve
 from advisor.collect.targets import Target
-from advisor.errors import InputError
+from advisor.errors import InputError, brief
 
 STDERR_KEPT = 2000
 
@@ -121,14 +121,29 @@ def _collect(target: Target, options: SshOptions, dest: Path, privilege: str | N
     except CollectError as exc:
         shutil.rmtree(tmp, ignore_errors=True)
         return Collected(target, error=str(exc))
+    except Exception as exc:  # whatever a host's output or the disk does, it costs this host only
+        shutil.rmtree(tmp, ignore_errors=True)
+        return Collected(target, error=f"{target.alias}: collection failed ({brief(exc)})")
+
+
+MAX_ITEMS = 1024  # interfaces a host's per-interface commands may report; a host lists far fewer
 
 
 def _collect_one(session: Session, command: allowlist.Command, privilege: str | None, folder: Path) -> list[dict]:
     ran = _run_command(session, command, privilege)
     if command.per_item and ran.status == 0:
-        return [_entry(f"{ran.id}@{s.item}", f"{ran.id}@{s.item}.txt", ran.line, s.exit_status, s.text,
-                       s.text.decode("utf-8", "replace") if s.exit_status != 0 else "", folder)
-                for s in allowlist.split_sections(ran.out)]
+        sections, seen = [], set()
+        for section in allowlist.split_sections(ran.out):  # an item named twice: its first output
+            if section.item not in seen:
+                seen.add(section.item)
+                sections.append(section)
+        entries = [_entry(f"{ran.id}@{s.item}", f"{ran.id}@{s.item}.txt", ran.line, s.exit_status, s.text,
+                          s.text.decode("utf-8", "replace") if s.exit_status != 0 else "", folder)
+                   for s in sections[:MAX_ITEMS]]
+        if len(sections) > MAX_ITEMS:
+            entries.append({"id": ran.id, "file": None, "command": ran.line, "exit_status": 1,
+                            "stderr": f"{len(sections):,} items, more than the {MAX_ITEMS:,} kept"})
+        return entries
     name = f"{ran.id}.conf" if ran.id.startswith("driver-") else f"{ran.id}.txt"
     return [_entry(ran.id, name, ran.line, ran.status, ran.out, ran.err, folder)]
 

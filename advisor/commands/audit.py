@@ -19,6 +19,7 @@ from advisor.collect.offline import load_bundle
 from advisor.collect.ssh import KnownHosts, SshOptions
 from advisor.collect.targets import Target
 from advisor.commands import output
+from advisor.errors import InputError
 from advisor.engine import packs, policy as policy_mod
 from advisor.engine.evaluate import Engine
 from advisor.pipeline import review_all, summarize, unreachable
@@ -65,7 +66,10 @@ def run_audit(targets: list[Target], options: SshOptions, privilege: str | None,
         for c in collected:
             if c.bundle is not None:
                 shown = str(c.bundle) if save_dir else f"ssh://{c.target.alias}"
-                captures.append(load_bundle(c.bundle, shown, c.target.alias))
+                try:
+                    captures.append(load_bundle(c.bundle, shown, c.target.alias))
+                except InputError as exc:  # what this host sent cannot be read: this host only
+                    c.bundle, c.error = None, str(exc)
             order.append(c)
         reviewed = iter(review_all(captures, engine, jobs, rule_dirs, policy_path))
         hosts = [next(reviewed) if c.bundle is not None else unreachable(c.target.alias, f"ssh://{c.target.alias}", c.error or "")
