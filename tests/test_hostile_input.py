@@ -162,14 +162,15 @@ def test_the_owners_own_hard_links_are_read(cli, tmp_path: Path) -> None:
 _ZEROS = 1 << 20
 
 
-def _bomb(path: Path, members: list[tuple[str, int]], compress) -> Path:
-    """A real tar of members full of zeros, compressed as concatenated streams (gzip and xz
-    allow it) so that gigabytes cost a few megabytes and milliseconds to build."""
+def _bomb(path: Path, members: list[tuple[str, int]], compress, kind: bytes = tarfile.REGTYPE) -> Path:
+    """A real tar of members (of type `kind`) full of zeros, compressed as concatenated streams
+    (gzip and xz allow it) so that gigabytes cost a few megabytes and milliseconds to build."""
     zeros = compress(bytes(_ZEROS))
     with path.open("wb") as out:
         for name, size in members:
             info = tarfile.TarInfo(name)
             info.size = size
+            info.type = kind
             out.write(compress(info.tobuf(format=tarfile.GNU_FORMAT)))
             whole, rest = divmod(size, _ZEROS)
             out.write(zeros * whole)
@@ -188,6 +189,23 @@ def test_an_archive_bomb_is_refused_before_it_is_written(cli, tmp_path: Path, su
     assert time.monotonic() - started < 20
     assert res.returncode == 2 and "larger than 2147483648 bytes; refused" in errors[0], errors
     assert json.loads(res.stdout)["hosts"][0]["host"] == BUNDLE.name  # the other input is still reported
+
+
+@pytest.mark.parametrize("kind, size, said", [
+    (tarfile.GNUTYPE_LONGNAME, 3 << 29, "a member's name or extended header is 1,610,612,736 bytes; refused"),
+    (tarfile.XHDTYPE, 3 << 29, "a member's name or extended header is 1,610,612,736 bytes; refused"),
+    (b"Q", 9 << 30, "holds more than 8 GiB; refused"),  # a type advisor skips: skipping still decompresses it
+])
+def test_headers_and_skipped_members_cannot_exhaust_memory_or_time(tmp_path: Path, kind: bytes, size: int,
+                                                                     said: str) -> None:
+    bomb = _bomb(tmp_path / "bomb.tar.gz", [("b/x", size), ("b/uname-a.txt", 10)], gzip.compress, kind)
+    started = time.monotonic()
+    res, peak = run_cli_measured("review", str(bomb), str(BUNDLE), "-f", "json", timeout=120)
+    assert time.monotonic() - started < 30
+    errors = _one_line_errors(res)
+    assert res.returncode == 2 and errors == [f"advisor: {bomb}: {said}"], errors
+    assert peak < 256 << 20, peak
+    assert json.loads(res.stdout)["hosts"][0]["host"] == BUNDLE.name
 
 
 def test_an_archive_of_too_many_members_is_refused(cli, tmp_path: Path) -> None:

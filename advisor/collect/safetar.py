@@ -13,6 +13,25 @@ MAX_MEMBER_BYTES = 2 << 30  # a kstat dump of a large host is far below this
 MAX_TOTAL_BYTES = 4 << 30  # everything unpacked from one archive
 MAX_MEMBERS = 100_000  # a large sosreport holds a few tens of thousands
 SPARE_BYTES = 256 << 20  # left free on the scratch disk after unpacking
+MAX_READ_BYTES = 8 << 30  # everything decompressed to get through one archive, skipped members too
+MAX_HEADER_BYTES = 1 << 20  # a long name or pax header: real ones are a few hundred bytes
+_EXTENDED = (tarfile.GNUTYPE_LONGNAME, tarfile.GNUTYPE_LONGLINK, tarfile.XHDTYPE, tarfile.XGLTYPE,
+             tarfile.SOLARIS_XHDTYPE)
+
+
+class _HeaderTooLarge(tarfile.HeaderError):
+    pass
+
+
+class _BoundedTarInfo(tarfile.TarInfo):
+    """tarfile reads a long name or a pax header into memory whole, at the size
+    its header gives, before advisor sees the member: a 1.5 MB archive can ask
+    for a 1.5 GiB name. Such a header above MAX_HEADER_BYTES is refused first."""
+
+    def _proc_member(self, tarfile_):  # tarfile's own dispatch (stable since Python 2), bounded
+        if self.type in _EXTENDED and self.size > MAX_HEADER_BYTES:
+            raise _HeaderTooLarge(f"a member's name or extended header is {self.size:,} bytes")
+        return super()._proc_member(tarfile_)
 
 
 def _member_target(root: Path, member: tarfile.TarInfo, shown: str) -> Path | None:
@@ -40,11 +59,16 @@ class _Budget:
         self.dest, self.shown = dest, shown
         self.members = 0
         self.written = 0
+        self.read = 0
 
-    def count(self) -> None:
+    def count(self, member: tarfile.TarInfo) -> None:
+        """Every member, unpacked or skipped: skipping one still decompresses its data."""
         self.members += 1
         if self.members > MAX_MEMBERS:
             raise InputError(f"{self.shown}: more than {MAX_MEMBERS:,} members; refused")
+        self.read += member.size
+        if self.read > MAX_READ_BYTES:
+            raise InputError(f"{self.shown}: holds more than {MAX_READ_BYTES >> 30} GiB; refused")
 
     def take(self, member: tarfile.TarInfo) -> None:
         self.written += member.size
@@ -63,9 +87,9 @@ def extract(archive: Path, dest: Path, shown: str, wanted: Callable[[str], bool]
     budget = _Budget(dest, shown)
     root = dest.resolve()
     try:
-        with tarfile.open(archive, mode="r:*") as tar:
+        with tarfile.open(archive, mode="r:*", tarinfo=_BoundedTarInfo) as tar:
             for member in tar:
-                budget.count()
+                budget.count(member)
                 target = _member_target(root, member, shown)
                 if target is not None and member.isdir():
                     target.mkdir(parents=True, exist_ok=True)  # an Explorer or sosreport is known by its folders
@@ -74,6 +98,8 @@ def extract(archive: Path, dest: Path, shown: str, wanted: Callable[[str], bool]
                     continue
                 budget.take(member)
                 _write(tar, member, target)
+    except _HeaderTooLarge as exc:
+        raise InputError(f"{shown}: {exc}; refused") from None
     except (tarfile.TarError, EOFError, OSError) as exc:
         raise InputError(f"{shown}: {_in_words(archive, exc)}") from None
 
