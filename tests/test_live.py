@@ -456,3 +456,20 @@ def test_what_a_host_prints_costs_that_host_only(sshd, access, tmp_path) -> None
     entries = yaml.safe_load((out / "127.0.0.6" / "manifest.yaml").read_text())["commands"]
     [lo] = [c for c in entries if c["id"] == "ethtool-k@lo"]  # the first section, whose status could not be read
     assert lo["exit_status"] is None and lo["file"] is None
+
+
+def test_endless_stderr_is_cut_and_timed_out(sshd, access) -> None:
+    """stderr was read without limit, and before every check of the deadline: a
+    command writing to it without end held the run and grew by megabytes a second."""
+    from conftest import run_cli_measured
+
+    sshd.assign("127.0.0.6", CAPTURES / "s10-guest-untuned", "noisy")
+    try:
+        res, peak = run_cli_measured("audit", "127.0.0.2", "127.0.0.6", *access, "-f", "json",
+                                     "--command-timeout", "20", timeout=120)
+    finally:
+        sshd.assign("127.0.0.6", CAPTURES / "s10-guest-untuned", "slow=4")
+    assert res.returncode == 3, res.stderr
+    hosts = {h["host"]: h for h in json.loads(res.stdout)["hosts"]}
+    assert hosts["127.0.0.2"]["status"] == "clean" and hosts["127.0.0.6"]["incomplete"] == ["kstat -p"]
+    assert peak < 128 << 20, peak  # it was over 200 MiB by then

@@ -222,14 +222,21 @@ class Session:
         return _read(chan, limit, self.endpoint.alias)
 
 
+MAX_STDERR_BYTES = 64 << 10  # a manifest keeps 2,000 characters of it
+
+
 def _read(chan: paramiko.Channel, limit: float, alias: str) -> tuple[int | None, bytes, str]:
     deadline = time.monotonic() + limit
     out, err = bytearray(), bytearray()
     chan.settimeout(0.2)
+    def take_stderr() -> None:  # what is kept of stderr is its start: the rest is read and dropped
+        chunk = chan.recv_stderr(65536)
+        err.extend(chunk[:max(MAX_STDERR_BYTES - len(err), 0)])
+
     try:
         while True:
-            while chan.recv_stderr_ready():
-                err += chan.recv_stderr(65536)
+            if chan.recv_stderr_ready():  # one chunk a turn: endless stderr must not keep the deadline from being checked
+                take_stderr()
             try:
                 data = chan.recv(1 << 16)
             except socket.timeout:
@@ -239,8 +246,8 @@ def _read(chan: paramiko.Channel, limit: float, alias: str) -> tuple[int | None,
                 if len(out) > MAX_OUTPUT_BYTES:
                     raise CollectError(f"{alias}: output larger than {MAX_OUTPUT_BYTES} bytes; stopped")
             elif data == b"" and chan.exit_status_ready():
-                while chan.recv_stderr_ready():
-                    err += chan.recv_stderr(65536)
+                while chan.recv_stderr_ready() and time.monotonic() <= deadline:
+                    take_stderr()
                 break
             elif chan.closed and not chan.exit_status_ready():
                 raise CollectError(f"{alias}: connection lost during a command")

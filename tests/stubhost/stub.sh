@@ -13,6 +13,7 @@ serve() {  # serve FILE: print it, or behave like a host without that command
 	if [ -f "$host/$1" ]; then
 		if [ -f "$host/.slow" ] && [ "$1" = kstat-p.txt ]; then sleep `/bin/cat "$host/.slow"`; fi
 		if [ -f "$host/.drop" ] && [ "$1" = kstat-p.txt ]; then head -c 2000 "$host/$1"; kill -9 $PPID; exit 1; fi
+		if [ -f "$host/.noisy" ] && [ "$1" = kstat-p.txt ]; then yes "noise on stderr" >&2; fi
 		/bin/cat "$host/$1"
 		exit 0
 	fi
