@@ -71,10 +71,10 @@ class FailOn(str, Enum):
 
 
 def _die(message: str) -> None:
-    from advisor.errors import excerpt
+    from advisor.errors import printable
 
     # the message may quote captures (a host name from uname): escapes and line breaks are shown escaped
-    typer.echo(f"advisor: {excerpt(message, limit=len(message))}", err=True)
+    typer.echo(f"advisor: {printable(message)}", err=True)
     raise typer.Exit(EXIT_INPUT)
 
 

@@ -53,12 +53,15 @@ def readable(name: str) -> str:
                           else f"\\u{ord(m.group()):04x}", name)
 
 
+def printable(text: str) -> str:
+    """The text with every character that is not printable (escape sequences,
+    NUL, line breaks, invisible and bidi characters) shown as its Python escape."""
+    return text if text.isprintable() else "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def excerpt(text: str, limit: int = EXCERPT) -> str:
-    """A short, printable quotation of input: control characters (escape
-    sequences, NUL, newlines) shown escaped, long text cut with an ellipsis."""
-    cut = text[:limit]
-    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in cut)
-    return shown + ("..." if len(text) > limit else "")
+    """A short, printable quotation of input, long text cut with an ellipsis."""
+    return printable(text[:limit]) + ("..." if len(text) > limit else "")
 
 
 def brief(exc: BaseException) -> str:

@@ -74,9 +74,11 @@ _RULES: list[tuple[str, _Pattern]] = [
                                         r"(?:<!DOCTYPE\s+(?:\w+:)?(?:Envelope|LDM_interface)\b|<(?:\w+:)?(?:Envelope|LDM_interface)\b)", re.S)),
 ]
 
-_PER_INTERFACE: list[tuple[str, _Pattern]] = [("ethtool-k", _Pattern(r"^(?:Features|Offload parameters) for ([A-Za-z0-9_.:-]+):", re.M)),
-                  ("ethtool-c", _Pattern(r"^Coalesce parameters for ([A-Za-z0-9_.:-]+):", re.M)),
-                  ("nwmgr-attrs", _Pattern(r"\A\s*(lan\d+) current values\s*:?\s*$", re.M))]
+_PER_INTERFACE: list[tuple[str, _Pattern]] = [
+    ("ethtool-k", _Pattern(r"^(?:Features|Offload parameters) for ([A-Za-z0-9_.:-]+):", re.M)),
+    ("ethtool-c", _Pattern(r"^Coalesce parameters for ([A-Za-z0-9_.:-]+):", re.M)),
+    ("nwmgr-attrs", _Pattern(r"\A\s*(lan\d+) current values\s*:?\s*$", re.M)),
+]
 
 
 def identify_text(head: str) -> str | None:

@@ -118,12 +118,10 @@ def _collect(target: Target, options: SshOptions, dest: Path, privilege: str | N
             tmp.mkdir(mode=0o700)
             entries = [e for c in commands for e in _collect_one(session, c, privilege, tmp)]
         return Collected(target, bundle=_finish(target, tmp, final, commands=entries))
-    except CollectError as exc:
-        shutil.rmtree(tmp, ignore_errors=True)
-        return Collected(target, error=str(exc))
     except Exception as exc:  # whatever a host's output or the disk does, it costs this host only
         shutil.rmtree(tmp, ignore_errors=True)
-        return Collected(target, error=f"{target.alias}: collection failed ({brief(exc)})")
+        return Collected(target, error=str(exc) if isinstance(exc, CollectError)
+                         else f"{target.alias}: collection failed ({brief(exc)})")
 
 
 MAX_ITEMS = 1024  # interfaces a host's per-interface commands may report; a host lists far fewer

@@ -229,6 +229,7 @@ def _read(chan: paramiko.Channel, limit: float, alias: str) -> tuple[int | None,
     deadline = time.monotonic() + limit
     out, err = bytearray(), bytearray()
     chan.settimeout(0.2)
+
     def take_stderr() -> None:  # what is kept of stderr is its start: the rest is read and dropped
         chunk = chan.recv_stderr(65536)
         err.extend(chunk[:max(MAX_STDERR_BYTES - len(err), 0)])

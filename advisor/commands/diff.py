@@ -10,13 +10,13 @@ from pydantic import ValidationError
 
 from advisor import datafile
 from advisor.collect.offline import Loader
+from advisor.commands import output
 from advisor.engine import packs, policy as policy_mod
 from advisor.engine.evaluate import Engine
 from advisor.engine.model import Severity
 from advisor.errors import InputError
 from advisor.facts.models import HostFacts
 from advisor.pipeline import load_captures, review_with_facts
-from advisor.commands import output
 from advisor.report import diff as diff_mod, diff_render
 from advisor.report.model import HostReport, Report
 

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from advisor.engine.model import Rule, Severity
-from advisor.errors import InputError
+from advisor.errors import InputError, printable
 from advisor.report.model import Report
 
 EXIT_OK, EXIT_GATE, EXIT_INPUT, EXIT_UNREACHABLE = 0, 1, 2, 3
@@ -169,9 +169,7 @@ def verdict(report: Report) -> str:
 def say(message: str) -> None:
     """One line on stderr: names and reasons come from captures and hosts, so
     an escape sequence or line break in them is shown escaped."""
-    from advisor.report.printable import text
-
-    print(text(message), file=sys.stderr)
+    print(printable(message), file=sys.stderr)
 
 
 def exit_status(report: Report) -> int:

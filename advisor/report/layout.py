@@ -89,6 +89,54 @@ def _wrap_paragraph(text: str, width: int) -> list[str]:
     return [ln.rstrip() for ln in lines]
 
 
+def paragraph(spans: list[Span], width: int, color: bool) -> list[str]:
+    """Styled text wrapped to `width`, each span painted in its style on every line it reaches."""
+    if any("\t" in t for t, _ in spans):
+        spans = _tabs_expanded(spans)
+    plain = "".join(t for t, _ in spans)
+    lines = wrap(plain, width)
+    if not color:
+        return lines
+    ends, at = [], 0  # where each span ends in the plain text
+    for t, _ in spans:
+        at += len(t)
+        ends.append(at)
+    out, position = [], 0
+    for line in lines:  # each wrapped line is a piece of the plain text, in order
+        start = plain.find(line, position) if line else position
+        position = start + len(line)
+        out.append(_painted(plain, spans, ends, start, position))
+    return out
+
+
+def _tabs_expanded(parts: list[Span]) -> list[Span]:
+    """Tabs as the spaces they take in the joined text (8-column stops), so that
+    every wrapped line is a piece of the text the spans index."""
+    column, out = 0, []
+    for text, style in parts:
+        pieces = []
+        for char in text:
+            if char == "\t":
+                pieces.append(" " * (8 - column % 8))
+                column += 8 - column % 8
+            else:
+                pieces.append(char)
+                column = 0 if char == "\n" else column + 1
+        out.append(("".join(pieces), style))
+    return out
+
+
+def _painted(plain: str, parts: list[Span], ends: list[int], start: int, stop: int) -> str:
+    """Characters start..stop of the plain text, each span's share painted in its style."""
+    out, begin = [], 0
+    for (_text, style), end in zip(parts, ends):
+        lo, hi = max(begin, start), min(end, stop)
+        if lo < hi:
+            out.append(paint(plain[lo:hi], style, True))
+        begin = end
+    return "".join(out)
+
+
 @dataclass(frozen=True)
 class Column:
     wrap: bool = True  # else never narrower than its widest value
@@ -96,10 +144,14 @@ class Column:
     style: str = ""
 
 
-def column_widths(columns: list[Column], rows: list[list[str]], width: int, gap: int) -> list[int]:
+def _text(cell: str | Span) -> str:
+    return cell if isinstance(cell, str) else cell[0]
+
+
+def column_widths(columns: list[Column], rows: list[list[str | Span]], width: int, gap: int) -> list[int]:
     """Each column as wide as its widest value; while the whole is wider than
     `width`, the widest column that may wrap gives up a column."""
-    widths = [max((cells(r[i]) for r in rows), default=0) for i in range(len(columns))]
+    widths = [max((cells(_text(r[i])) for r in rows), default=0) for i in range(len(columns))]
     excess = sum(widths) + gap * (len(columns) - 1) - width
     while excess > 0:
         wrapping = [i for i, c in enumerate(columns) if c.wrap and widths[i] > 1]
@@ -114,8 +166,8 @@ def column_widths(columns: list[Column], rows: list[list[str]], width: int, gap:
 def table(columns: list[Column], rows: list[list[str | Span]], width: int, color: bool, gap: int = 1,
           indent: str = "", widths: list[int] | None = None) -> list[str]:
     """Rows laid out in columns (of `widths`, else as column_widths gives), each cell wrapped to its column."""
-    plain = [[cell if isinstance(cell, str) else cell[0] for cell in row] for row in rows]
-    widths = widths or column_widths(columns, plain, width - cells(indent), gap)
+    plain = [[_text(cell) for cell in row] for row in rows]
+    widths = widths or column_widths(columns, rows, width - cells(indent), gap)
     out: list[str] = []
     for row, texts in zip(rows, plain):
         styles = [columns[i].style or ("" if isinstance(cell, str) else cell[1]) for i, cell in enumerate(row)]

@@ -51,7 +51,7 @@ class FixStep(BaseModel):
 
     @property
     def placeholder(self) -> str | None:
-        return placeholder_in(self.code)
+        return placeholder_in(self.command)
 
     @property
     def runnable(self) -> bool:

@@ -13,6 +13,8 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from advisor.errors import printable
+
 # Where a serialized report may hold an unprintable character: JSON writes C0
 # controls as escapes (\n, \t, \u001b) and everything else above ASCII as is
 # (C1 controls, separators, zero-width and tag characters, noncharacters). A
@@ -21,8 +23,7 @@ from pydantic import BaseModel
 _SUSPECT = re.compile(r"\\[nrtbfu]|[^\x20-\x7e]")
 
 
-def text(value: str) -> str:
-    return value if value.isprintable() else "".join(c if c.isprintable() else repr(c)[1:-1] for c in value)
+text = printable
 
 
 M = TypeVar("M", bound=BaseModel)

@@ -29,23 +29,7 @@ class Output:
 
     def text(self, *spans: str | Span, style: str = "") -> None:
         """A paragraph, wrapped to the width; each span in its own style, else in `style`."""
-        parts = [(s, style) if isinstance(s, str) else s for s in spans]
-        if any("\t" in t for t, _ in parts):
-            parts = _tabs_expanded(parts)
-        plain = "".join(t for t, _ in parts)
-        lines = wrap(plain, self.width)
-        if not self.color:
-            self.lines += lines
-            return
-        ends, at = [], 0  # where each span ends in the plain text
-        for t, _ in parts:
-            at += len(t)
-            ends.append(at)
-        position = 0
-        for line in lines:
-            start = plain.find(line, position) if line else position
-            position = start + len(line)
-            self.lines.append(_painted(plain, parts, ends, start, position))
+        self.lines += layout.paragraph([(s, style) if isinstance(s, str) else s for s in spans], self.width, self.color)
 
     def whole(self, line: str, style: str = "") -> None:
         """One line, never wrapped whatever the width: copying it copies a command."""
@@ -65,34 +49,6 @@ class Output:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _tabs_expanded(parts: list[Span]) -> list[Span]:
-    """Tabs as the spaces they take in the joined text (8-column stops), so that
-    every wrapped line is a piece of the text the spans index."""
-    column, out = 0, []
-    for text, style in parts:
-        pieces = []
-        for char in text:
-            if char == "\t":
-                pieces.append(" " * (8 - column % 8))
-                column += 8 - column % 8
-            else:
-                pieces.append(char)
-                column = 0 if char == "\n" else column + 1
-        out.append(("".join(pieces), style))
-    return out
-
-
-def _painted(plain: str, parts: list[Span], ends: list[int], start: int, stop: int) -> str:
-    """Characters start..stop of the plain text, each span's share painted in its style."""
-    out, begin = [], 0
-    for (_text, style), end in zip(parts, ends):
-        lo, hi = max(begin, start), min(end, stop)
-        if lo < hi:
-            out.append(paint(plain[lo:hi], style, True))
-        begin = end
-    return "".join(out)
 
 
 SCORE_NOTE = ("score: 100 x the weight of passed checks / the weight of evaluated checks (critical 10, high 5, "
@@ -117,16 +73,12 @@ def titled_table(out: Output, title: str | None, head: list[str], rows: list[lis
                  right: set[int] = frozenset(), wrapping: set[int] = frozenset()) -> None:
     """A title, a bold header, a rule under it, and the rows; columns three apart."""
     columns = [Column(wrap=i in wrapping, right=i in right) for i in range(len(head))]
-    widths = layout.column_widths(columns, [head, *[[_plain(c) for c in r] for r in rows]], out.width, 3)
+    widths = layout.column_widths(columns, [head, *rows], out.width, 3)
     if title:
         out.whole(title, "italic")
     out.extend(layout.table(columns, [[(h, "bold") for h in head]], out.width, out.color, gap=3, widths=widths))
     out.whole("\u2500" * (sum(widths) + 3 * (len(widths) - 1)))
     out.extend(layout.table(columns, rows, out.width, out.color, gap=3, widths=widths))
-
-
-def _plain(cell: str | Span) -> str:
-    return cell if isinstance(cell, str) else cell[0]
 
 
 def _score_short(h: HostReport) -> str:
