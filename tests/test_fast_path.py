@@ -35,13 +35,24 @@ def _report(capture_dir: Path) -> dict:
     return json.loads(json_out.render(summarize(hosts, [], len(engine.rules))))
 
 
+def _fresh_cel(monkeypatch) -> None:
+    """As a new process starts: nothing compiled, the cache's list of checked texts not yet read."""
+    monkeypatch.setattr(cel_env, "_programs", {})
+    monkeypatch.setattr(cel_env, "_checked", None)
+    monkeypatch.setattr(cel_env, "_compiled_now", set())
+
+
 @pytest.mark.parametrize("capture", sorted(p.name for p in CAPTURES.iterdir()))
 def test_every_bundled_capture_reviews_the_same_without_the_fast_paths(capture: str, monkeypatch, tmp_path) -> None:
     monkeypatch.setenv("ADVISOR_CACHE_DIR", str(tmp_path / "cache"))
+    _fresh_cel(monkeypatch)
     fast = _report(CAPTURES / capture)
-    again = _report(CAPTURES / capture)  # rule packs now from the cache
+    _fresh_cel(monkeypatch)
+    again = _report(CAPTURES / capture)  # rule packs now from the cache, expressions compiled when first run
     assert list((tmp_path / "cache" / "rules").glob("*.json")), "the rule packs were not cached"
+    assert 0 < len(cel_env._programs) < len(cel_env._known()), "every expression was compiled again"
     monkeypatch.setenv("ADVISOR_NO_CACHE", "1")
+    _fresh_cel(monkeypatch)
     monkeypatch.setattr(kstat, "scan_file", kstat._slow)
     monkeypatch.setattr(cel_env.Scope, "LAZY", frozenset())
     monkeypatch.setattr(evaluate, "_fields", lambda name, sources: None)
@@ -137,3 +148,41 @@ def test_a_review_with_its_rule_packs_cached_imports_no_yaml(tmp_path: Path) -> 
     second = run_cli("review", str(bundle), "-f", "json", env=env)
     assert second.returncode == 0 and second.stdout == first.stdout
     assert "import time:" in second.stderr and "| yaml" not in second.stderr
+
+
+_BROKEN_PACK = ("- id: site.x\n  title: t\n  subject: host\n  severity: high\n"
+                "  checks: [{when: 'host.vcpus <'}]\n  message: m\n  observed: o\n"
+                "  expected: e\n  remediation: [x]\n  impact: live\n  effect: e\n"
+                "  rationale: r\n  source: {ref: hp-tso-rp4440-2004, section: s}\n")
+
+
+def test_an_expression_not_known_to_compile_is_refused_before_any_host_is_judged(tmp_path: Path) -> None:
+    env = {"ADVISOR_CACHE_DIR": str(tmp_path / "cache")}
+    bundle = str(CAPTURES / "t5-primary-tuned")
+    assert run_cli("review", bundle, "-f", "json", env=env).returncode == 0  # the bundled packs' texts now known
+    (tmp_path / "pack").mkdir()
+    (tmp_path / "pack" / "mine.yaml").write_text(_BROKEN_PACK)
+    res = run_cli("review", bundle, "--rules", str(tmp_path / "pack"), "-f", "json", env=env)
+    assert res.returncode == 2 and res.stdout == ""
+    assert res.stderr.startswith(f"advisor: {tmp_path}/pack/mine.yaml: site.x: checks[0].when: CEL does not compile")
+
+
+def test_a_cache_that_says_a_broken_text_compiles_costs_one_run(tmp_path: Path) -> None:
+    """Only an altered cache can say so: the hosts it judged name the pack's line, and the next run refuses the pack."""
+    env = {"ADVISOR_CACHE_DIR": str(tmp_path / "cache")}
+    bundle = str(CAPTURES / "t5-primary-tuned")
+    assert run_cli("review", bundle, "-f", "json", env=env).returncode == 0
+    entries = list((tmp_path / "cache" / "rules").glob("*.json"))
+    checked = [e for e in entries if "host.arch" in e.read_text() and '"data": ["' in e.read_text()]
+    assert len(checked) == 1, "the texts known to compile are one cache entry"
+    data = json.loads(checked[0].read_text())
+    data["data"].append("host.vcpus <")
+    checked[0].write_text(json.dumps(data))
+    (tmp_path / "pack").mkdir()
+    (tmp_path / "pack" / "mine.yaml").write_text(_BROKEN_PACK)
+    first = run_cli("review", bundle, "--rules", str(tmp_path / "pack"), "-f", "json", env=env)
+    assert first.returncode == 2
+    assert "could not be reviewed (RulePackError: " in first.stderr and "mine.yaml: site.x: checks[0].when" in first.stderr
+    second = run_cli("review", bundle, "--rules", str(tmp_path / "pack"), "-f", "json", env=env)
+    assert second.returncode == 2 and second.stdout == ""
+    assert second.stderr.startswith(f"advisor: {tmp_path}/pack/mine.yaml: site.x: checks[0].when: CEL does not compile")

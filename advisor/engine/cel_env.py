@@ -69,20 +69,89 @@ class Scope:
 # each text is compiled once. A compiled program holds no state between runs.
 _programs: dict[str, Any] = {}
 
+# The texts known to compile with this CEL core, kept between runs in the rule
+# pack cache: a review compiles only the expressions it runs (about half of
+# them), while a text not known is compiled at once, so that a broken pack is
+# still refused before any host is judged.
+_checked: set[str] | None = None
+_compiled_now: set[str] = set()
+MAX_CHECKED = 20_000  # texts kept; past it, only the last run's are
+
+
+def _checked_key() -> str:
+    """The cache's key for the texts known to compile: tied to the CEL core's file."""
+    import os
+
+    where = getattr(_cel, "__file__", None) or ""
+    try:
+        info = os.stat(where)
+    except OSError:
+        return f"cel-checked\0{where}"
+    return f"cel-checked\0{where}\0{info.st_size}\0{info.st_mtime_ns}"
+
+
+def _known() -> set[str]:
+    global _checked
+    if _checked is None:
+        from advisor.engine import pack_cache
+
+        data = pack_cache.get(_checked_key())
+        valid = isinstance(data, list) and all(isinstance(t, str) for t in data)
+        _checked = set(data) if valid else set()
+    return _checked
+
+
+def remember_checked() -> None:
+    """Keep the texts compiled in this run as known to compile (once, when new)."""
+    known = _known()
+    if _compiled_now <= known:
+        return
+    from advisor.engine import pack_cache
+
+    kept = known | _compiled_now if len(known) + len(_compiled_now) <= MAX_CHECKED else set(_compiled_now)
+    pack_cache.put(_checked_key(), sorted(kept))
+    known |= _compiled_now
+
+
+def _forget(source: str) -> None:
+    """A text the cache said compiles does not (the cache was altered): the cache is wrong, not the next run."""
+    known = _known()
+    if source in known:
+        from advisor.engine import pack_cache
+
+        known.discard(source)
+        pack_cache.put(_checked_key(), sorted(known))
+
+
+def _compile(source: str, where: str) -> Any:
+    program = _programs.get(source)
+    if program is None:
+        try:
+            program = _programs[source] = _cel.compile(source)
+        except ValueError as exc:
+            _forget(source)
+            first = str(exc).splitlines()[0]
+            raise RulePackError(f"{where}: CEL does not compile: {first}") from None
+        _compiled_now.add(source)
+    return program
+
 
 class Expr:
-    """A compiled CEL expression that remembers where it came from."""
+    """A CEL expression that remembers where it came from: compiled at once,
+    or at its first run when its text is known to compile."""
 
     def __init__(self, source: str, where: str):
         self.source = source
-        program = _programs.get(source)
-        if program is None:
-            try:
-                program = _programs[source] = _cel.compile(source)
-            except ValueError as exc:
-                first = str(exc).splitlines()[0]
-                raise RulePackError(f"{where}: CEL does not compile: {first}") from None
-        self.program = program
+        self.where = where
+        self._program = _programs.get(source)
+        if self._program is None and source not in _known():
+            self._program = _compile(source, where)
+
+    @property
+    def program(self) -> Any:
+        if self._program is None:
+            self._program = _compile(self.source, self.where)
+        return self._program
 
     def run(self, scope: Scope) -> Any:
         return self.program.execute(scope.ctx)

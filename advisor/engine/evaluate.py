@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from advisor.engine.cel_env import Expr, Scope
+from advisor.engine.cel_env import Expr, Scope, remember_checked
 from advisor.engine.inputs import command_family, input_for
 from advisor.engine.model import Check, Rule, Severity
 from advisor.engine.policy import Policy
@@ -153,6 +153,7 @@ class Engine:
         self.rules = [CompiledRule(r) for r in rules if r.id not in self.policy.disabled]
         self.intents = self.policy.intents.model_dump()
         self.host_fields = _fields("host", [e.source for r in self.rules for e in r.expressions])
+        remember_checked()
 
     def params(self, rule: Rule) -> dict[str, Any]:
         return {**rule.params, **self.policy.params.get(rule.id, {})}

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
+import advisor
 from advisor import datafile
 from advisor.engine import pack_cache
 from advisor.engine.model import Rule, Study
@@ -16,7 +16,7 @@ from advisor.errors import RulePackError
 
 def bundled_rules_dir() -> Path:
     """Inside the wheel the rules live at advisor/rules; in a checkout, at ./rules."""
-    packaged = Path(str(resources.files("advisor"))) / "rules"
+    packaged = Path(advisor.__file__).parent / "rules"  # a plain package: importlib.resources would only add its import
     if packaged.is_dir():
         return packaged
     return Path(__file__).resolve().parents[2] / "rules"
