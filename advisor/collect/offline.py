@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import tempfile
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 
 from advisor.collect import explorer, manifest as manifest_mod, safefs, safetar, sosreport
@@ -20,7 +21,9 @@ from advisor.errors import InputError, readable
 MAX_PASTED_BYTES = 64 << 20  # a pasted session larger than this is read as one output
 
 
+@cache
 def _command_lines() -> dict[str, str]:
+    """Every command line advisor runs (as a manifest may name one) -> its command id."""
     from advisor.collect import allowlist
 
     lines = {line: cid for cid, line in COMMANDS.items()}
@@ -31,8 +34,6 @@ def _command_lines() -> dict[str, str]:
                     lines[allowlist.wrapped(c, line, privilege)] = c.id
     return lines
 
-
-_BY_COMMAND_LINE = _command_lines()
 
 
 class Loader:
@@ -259,7 +260,7 @@ def _unrecognised(shown: list[str]) -> list[str]:
 
 
 def _add_manifest_entry(capture: Capture, root: Path, entry: manifest_mod.ManifestCommand, show) -> None:
-    command_id = entry.id or (command_id_for_name(entry.file) if entry.file else None) or _BY_COMMAND_LINE.get(entry.command)
+    command_id = entry.id or (command_id_for_name(entry.file) if entry.file else None) or _command_lines().get(entry.command)
     if command_id is None and entry.file:
         command_id = Path(entry.file).stem
     if command_id is None:
