@@ -20,7 +20,7 @@ from conftest import CAPTURES, POLICIES, run_cli
 UNTUNED = CAPTURES / "t5-primary-untuned"
 STANDIN = Path(__file__).parent / "standin" / "ldm.py"
 TOOLS = ("ldm", "shutdown", "init", "reboot", "pkg", "patchadd", "dladm", "ipadm", "ndd", "svcadm", "kstat",
-         "xl", "xm", "ip", "ethtool", "nwmgr", "lanadmin")
+         "xl", "xm", "ip", "ethtool", "nwmgr", "lanadmin", "uname")
 
 
 def _scripts(tmp_path: Path, *args: str) -> dict[str, str]:
@@ -48,7 +48,7 @@ def _standin(tmp_path: Path, capture: Path) -> tuple[dict[str, str], Path]:
     vsws = {v.name: {"domain": v.domain, "mtu": v.mtu or 1500} for v in facts.vswitches or []}
     state = tmp_path / "state.json"
     state.write_text(json.dumps({"control": control, "reconf": False, "domains": domains, "vsws": vsws,
-                                 "log": [], "reboots": [], "spconfigs": []}))
+                                 "log": [], "reboots": [], "spconfigs": [], "node": facts.nodename}))
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     for tool in TOOLS:
@@ -306,3 +306,49 @@ def test_a_command_ends_where_its_shell_comment_starts_not_inside_quotes() -> No
     held = FixStep(kind="change", command="ldm set-vnet mtu=9000 'a #b' <domain>   # fill in")
     assert held.placeholder == "<domain>" and not held.runnable
     assert FixStep(kind="change", command='echo "x #y" #z').code == 'echo "x #y"'
+
+
+def _with_node(tmp_path: Path, node: str | None) -> Path:
+    """The untuned T5 bundle, its uname -a naming `node` (None: no uname -a at all)."""
+    bundle = tmp_path / "t5"
+    shutil.copytree(UNTUNED, bundle)
+    uname = bundle / "uname-a.txt"
+    if node is None:
+        uname.unlink()
+    else:
+        uname.write_text(uname.read_text().replace("t5-primary", node, 1))
+    return bundle
+
+
+@pytest.mark.parametrize("node", ["t5-primary", "ctl#(a)", "it's", "-n", "$(reboot)", "%s%n"])
+def test_a_script_runs_only_on_the_machine_captured(tmp_path: Path, node: str) -> None:
+    """Its steps name that machine's domains, switches and files: on any other
+    machine (a bundle named after another host, a script sent to the wrong one)
+    it stops before its first step, whatever the node name holds."""
+    bundle = _with_node(tmp_path, node)
+    work = tmp_path / "work"
+    work.mkdir()
+    [name] = _scripts(work, str(bundle))
+    env, state = _standin(work, bundle)
+    script = _sandboxed(work / "scripts" / name, work / "root")
+    assert json.loads(state.read_text())["node"] == node
+    elsewhere = json.loads(state.read_text())
+    elsewhere["node"] = "t5-other"
+    state.write_text(json.dumps(elsewhere))
+    res = _run(script, env)
+    assert res.returncode == 1
+    assert res.stderr == (f"this script is for node {node}, the machine captured, not t5-other "
+                          f"(if it is that machine, renamed, edit this check)\n")
+    assert json.loads(state.read_text())["log"] == []  # nothing ran
+    elsewhere["node"] = node
+    state.write_text(json.dumps(elsewhere))
+    res = _run(script, env)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert json.loads(state.read_text())["reboots"]  # part 1 ran: it ends in the delayed reconfiguration's reboot
+
+
+def test_a_capture_without_uname_says_to_check_the_machine(tmp_path: Path) -> None:
+    bundle = _with_node(tmp_path, None)
+    [script] = _scripts(tmp_path, str(bundle)).values()
+    assert "uname -n" not in script
+    assert "# advisor saw no node name for t5 (no uname -a in the capture): make sure this is that machine" in script

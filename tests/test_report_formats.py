@@ -130,6 +130,9 @@ def test_html_is_one_self_contained_file_with_scores_chart_and_fixes(tmp_path: P
     fixes = ["\n".join(f["remediation"]) for h in report["hosts"] for f in h["findings"]]
     assert [p.text for p in root.iterfind(".//h:pre[@class='fix']", ns)] == fixes
     assert "Gate failed" in text
+    # which machine each capture came from, whatever its bundle is called
+    lines = [p.text for p in root.iterfind(".//h:section/h:p[@class='muted']", ns)]
+    assert [line.split(";")[0] for line in lines] == [f"node {h['detected']['nodename']}" for h in report["hosts"]]
 
 
 def test_html_escapes_what_it_shows(tmp_path: Path) -> None:
@@ -138,6 +141,9 @@ def test_html_escapes_what_it_shows(tmp_path: Path) -> None:
     (bundle / "uname-a.txt").write_text((UNTUNED / "uname-a.txt").read_text())
     text = run_cli("review", str(bundle), "-f", "html").stdout
     assert "<b>evil" not in text and "&lt;b&gt;evil&amp;host" in text
+    (bundle / "uname-a.txt").write_text("SunOS <i>x&amp; 5.11 11.1 sun4v sparc sun4v\n")
+    text = run_cli("review", str(bundle), "-f", "html").stdout
+    assert "node &lt;i&gt;x&amp;amp;;" in text
     SafeET.fromstring(text.split("\n", 1)[1])
 
 

@@ -81,7 +81,7 @@ def _header(h: HostReport, plan: ChangePlan, where: str, name: str, two_parts: b
     return lines + [""]
 
 
-def _guard(two_parts: bool) -> list[str]:
+def _guard(two_parts: bool, node: list[str]) -> list[str]:
     lines = [
         "set -eu",
         'if [ "${ADVISOR_CONFIRM:-}" != yes ]; then',
@@ -97,7 +97,26 @@ def _guard(two_parts: bool) -> list[str]:
             f'    *) echo "usage: sh $0 [{AFTER}]" >&2; exit 2 ;;',
             "esac",
         ]
-    return lines + ["set -x", ""]
+    return lines + node + ["set -x", ""]
+
+
+def _node_check(h: HostReport) -> list[str]:
+    """The captured host's script stops on any other machine: its steps name
+    that machine's domains, switches and files. `uname -n` must print the node
+    name the capture showed (uname -a's second field, from the same call)."""
+    node = h.detected.nodename
+    if h.kind == "plan":
+        return []
+    if not node:
+        return [f"# advisor saw no node name for {h.host} (no uname -a in the capture): "
+                f"make sure this is that machine before running this."]
+    word = shell_word(node)
+    return ["node=$(uname -n)",
+            f'if [ "$node" != {word} ]; then',
+            "    printf 'this script is for node %s, the machine captured, not %s (if it is that machine, renamed, "
+            f"edit this check)\\n' {word} \"$node\" >&2",
+            "    exit 1",
+            "fi"]
 
 
 def _still_reconfiguring(control: str) -> list[str]:
@@ -112,7 +131,8 @@ def _still_reconfiguring(control: str) -> list[str]:
 
 def _script(h: HostReport, phases: list[PlanPhase], where: str, name: str, plan: ChangePlan) -> str:
     two_parts = any(p.after_reboot for p in phases) and any(not p.after_reboot for p in phases)
-    lines = _header(h, plan, where, name, two_parts) + _guard(two_parts)
+    node = _node_check(h) if where == h.host else []
+    lines = _header(h, plan, where, name, two_parts) + _guard(two_parts, node)
     if not phases:
         lines += ["# Nothing to change here.", ""]
     first = [p for p in phases if not p.after_reboot]

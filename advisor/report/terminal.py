@@ -92,7 +92,7 @@ def _detected(h: HostReport) -> str:
     os_name = d.os or ""
     arch = d.arch if d.arch and d.arch.lower() not in os_name.lower() else None
     parts = [p for p in (
-        os_name or None, arch, f"SRU {d.sru}" if d.sru is not None else None,
+        f"node {d.nodename}" if d.nodename else None, os_name or None, arch, f"SRU {d.sru}" if d.sru is not None else None,
         f"ldm {d.ldm_version}" if d.ldm_version else None, d.cpu_model,
         f"role: {' '.join(d.domain_roles)}" if d.domain_roles else None) if p]
     return ", ".join(parts) or "no version information"

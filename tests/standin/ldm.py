@@ -5,7 +5,7 @@ leave a control domain half-reconfigured, fails here too.
 State is a JSON file named by $STANDIN_STATE:
   {"control": "primary", "reconf": false, "domains": {NAME: {"state": ..., "max_cores": N|null,
    "cores": N|null}}, "vsws": {NAME: {"domain": D, "mtu": N}}, "log": [...], "reboots": [...],
-   "spconfigs": [...]}
+   "spconfigs": [...], "node": the node name `uname -n` prints}
 
 Rules enforced (Oracle VM Server for SPARC administration guide and ldm(1M)):
 - while the primary domain is in a delayed reconfiguration, changes to other
@@ -174,9 +174,16 @@ def recorder(argv: list[str]) -> None:
     _save(state)
 
 
+def uname(argv: list[str]) -> None:
+    """`uname -n`: the node name of the machine the scripts run on (by default the captured one)."""
+    if argv[1:] != ["-n"]:
+        raise SystemExit(f"stand-in uname: only -n, not {argv[1:]}")
+    print(_load().get("node") or "standin")
+
+
 def main() -> None:
     argv = [os.path.basename(sys.argv[1]), *sys.argv[2:]]
-    {"ldm": ldm, "shutdown": shutdown, "init": shutdown, "reboot": shutdown}.get(argv[0], recorder)(argv)
+    {"ldm": ldm, "shutdown": shutdown, "init": shutdown, "reboot": shutdown, "uname": uname}.get(argv[0], recorder)(argv)
 
 
 if __name__ == "__main__":
