@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 import stat
@@ -373,9 +374,11 @@ def test_a_refused_ssh_config_entry_costs_its_host_only(sshd, access, tmp_path) 
     assert collected.returncode == 2 and (tmp_path / "b" / "good" / "manifest.yaml").is_file(), collected.stderr
 
 
-def test_a_host_that_never_answers_a_command_request_fails_alone(sshd, access, tmp_path) -> None:
-    """paramiko waits for the answer to an exec request without any limit: a host
-    that accepted the session and then said nothing held the whole fleet run forever."""
+@contextlib.contextmanager
+def _paramiko_host(sshd, tmp_path: Path, on_exec):
+    """A real SSH server (paramiko's) on 127.0.0.10 that accepts advisor's key and
+    answers an exec request with `on_exec(channel, stop)`, beside the good stub host
+    127.0.0.2; yields the ssh_config naming them `good` and `odd`, and the known_hosts file."""
     import socket
     import threading
 
@@ -384,7 +387,7 @@ def test_a_host_that_never_answers_a_command_request_fails_alone(sshd, access, t
     key = paramiko.Ed25519Key.from_private_key_file(str(sshd.hostkey))
     stop = threading.Event()
 
-    class Silent(paramiko.ServerInterface):
+    class Odd(paramiko.ServerInterface):
         def get_allowed_auths(self, username):
             return "publickey"
 
@@ -395,8 +398,7 @@ def test_a_host_that_never_answers_a_command_request_fails_alone(sshd, access, t
             return paramiko.OPEN_SUCCEEDED
 
         def check_channel_exec_request(self, channel, command):
-            stop.wait(120)  # never answers while the test runs
-            return False
+            return on_exec(channel, stop)
 
     listener = socket.create_server(("127.0.0.10", 0))
     port = listener.getsockname()[1]
@@ -410,7 +412,7 @@ def test_a_host_that_never_answers_a_command_request_fails_alone(sshd, access, t
                 return
             t = paramiko.Transport(conn)
             t.add_server_key(key)
-            t.start_server(server=Silent())
+            t.start_server(server=Odd())
             transports.append(t)
 
     threading.Thread(target=serve, daemon=True).start()
@@ -418,20 +420,70 @@ def test_a_host_that_never_answers_a_command_request_fails_alone(sshd, access, t
     known.write_text(sshd.known_hosts_line("127.0.0.2") + f"[127.0.0.10]:{port} {sshd.key_type} {sshd.key_b64}\n")
     config = tmp_path / "ssh_config"
     config.write_text(f"Host good\n  HostName 127.0.0.2\n  Port {sshd.port}\n  User root\n"
-                      f"Host silent\n  HostName 127.0.0.10\n  Port {port}\n  User root\n")
+                      f"Host odd\n  HostName 127.0.0.10\n  Port {port}\n  User root\n")
     try:
-        res = run_cli("audit", "good", "silent", "--ssh-config", str(config), "--known-hosts", str(known),
-                      "-i", str(sshd.userkey), "-f", "json", "--connect-timeout", "2", "--command-timeout", "5",
-                      timeout=90)
+        yield config, known
     finally:
         stop.set()
         listener.close()
         for t in transports:
             t.close()
+
+
+def test_a_host_that_never_answers_a_command_request_fails_alone(sshd, tmp_path) -> None:
+    """paramiko waits for the answer to an exec request without any limit: a host
+    that accepted the session and then said nothing held the whole fleet run forever."""
+    def silent(channel, stop):
+        stop.wait(120)  # never answers while the test runs
+        return False
+
+    with _paramiko_host(sshd, tmp_path, silent) as (config, known):
+        res = run_cli("audit", "good", "odd", "--ssh-config", str(config), "--known-hosts", str(known),
+                      "-i", str(sshd.userkey), "-f", "json", "--connect-timeout", "2", "--command-timeout", "5",
+                      timeout=90)
     assert res.returncode == 3, res.stderr
     hosts = {h["host"]: h for h in json.loads(res.stdout)["hosts"]}
     assert hosts["good"]["status"] == "clean"
-    assert hosts["silent"]["errors"] == ["silent: no answer to a command request in 2 s"]
+    assert hosts["odd"]["errors"] == ["odd: no answer to a command request in 2 s"]
+
+
+def test_a_host_that_never_prints_its_system_name_fails_alone(sshd, tmp_path) -> None:
+    """The first command (which system is this?) timing out was reported as
+    'collection failed (CommandTimeout)'."""
+    with _paramiko_host(sshd, tmp_path, lambda channel, stop: True) as (config, known):
+        res = run_cli("audit", "good", "odd", "--ssh-config", str(config), "--known-hosts", str(known),
+                      "-i", str(sshd.userkey), "-f", "json", "--connect-timeout", "2", "--command-timeout", "5",
+                      timeout=90)
+    assert res.returncode == 3, res.stderr
+    hosts = {h["host"]: h for h in json.loads(res.stdout)["hosts"]}
+    assert hosts["good"]["status"] == "clean"
+    assert hosts["odd"]["errors"] == ["odd: no answer to uname -s in 5 s"]
+
+
+def test_a_host_that_ends_the_output_without_an_exit_status_fails_alone_without_spinning(sshd, tmp_path) -> None:
+    """Once the output had ended, the read loop asked again and again for the exit
+    status, at full speed, until the command timeout: a CPU for minutes per such host."""
+    import resource
+    import threading
+
+    def mute(channel, stop):
+        def answer() -> None:
+            channel.sendall(b"SunOS odd 5.11 11.4.0.15.0 sun4v sparc sun4v\n")
+            channel.shutdown_write()  # the end of the output; no exit status, and the channel stays open
+        threading.Timer(0.1, answer).start()
+        return True
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with _paramiko_host(sshd, tmp_path, mute) as (config, known):
+        res = run_cli("audit", "good", "odd", "--ssh-config", str(config), "--known-hosts", str(known),
+                      "-i", str(sshd.userkey), "-f", "json", "--connect-timeout", "2", "--command-timeout", "20",
+                      timeout=90)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    assert res.returncode == 3, res.stderr
+    hosts = {h["host"]: h for h in json.loads(res.stdout)["hosts"]}
+    assert hosts["good"]["status"] == "clean"
+    assert hosts["odd"]["errors"] == ["odd: the output of a command ended, but no exit status came in 2 s"]
+    assert after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime < 10  # spinning took the full 20 s
 
 
 def test_what_a_host_prints_costs_that_host_only(sshd, access, tmp_path) -> None:

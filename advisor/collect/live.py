@@ -110,7 +110,11 @@ def _collect(target: Target, options: SshOptions, dest: Path, privilege: str | N
     final, tmp = _paths(dest, target)
     try:
         with Session(endpoint, options, known) as session:
-            status, out, _ = session.run(allowlist.DETECT.line, timeout=options.connect_timeout + 20)
+            limit = min(options.command_timeout, options.connect_timeout + 20)
+            try:
+                status, out, _ = session.run(allowlist.DETECT.line, timeout=limit)
+            except CommandTimeout:
+                raise CollectError(f"{target.alias}: no answer to {allowlist.DETECT.line} in {limit:g} s") from None
             system = out.decode("utf-8", "replace").strip()
             if status != 0 or system not in allowlist.PLATFORMS:
                 raise CollectError(f"{target.alias}: platform {system or '?'!r} is not audited by this release")

@@ -219,13 +219,16 @@ class Session:
             if unanswered:
                 raise CollectError(f"{self.endpoint.alias}: no answer to a command request in {wait:g} s") from None
             raise CollectError(f"{self.endpoint.alias}: connection lost ({exc})") from None
-        return _read(chan, limit, self.endpoint.alias)
+        return _read(chan, limit, self.endpoint.alias, wait)
 
 
 MAX_STDERR_BYTES = 64 << 10  # a manifest keeps 2,000 characters of it
 
 
-def _read(chan: paramiko.Channel, limit: float, alias: str) -> tuple[int | None, bytes, str]:
+def _read(chan: paramiko.Channel, limit: float, alias: str, grace: float) -> tuple[int | None, bytes, str]:
+    """Reads until the exit status comes (or the channel closes). Once the output
+    has ended, the status is waited for, at most `grace` seconds: a host that ends
+    the output and never sends it would otherwise keep this loop spinning."""
     deadline = time.monotonic() + limit
     out, err = bytearray(), bytearray()
     chan.settimeout(0.2)
@@ -246,12 +249,16 @@ def _read(chan: paramiko.Channel, limit: float, alias: str) -> tuple[int | None,
                 out += data
                 if len(out) > MAX_OUTPUT_BYTES:
                     raise CollectError(f"{alias}: output larger than {MAX_OUTPUT_BYTES} bytes; stopped")
-            elif data == b"" and chan.exit_status_ready():
+            elif data == b"":  # the output has ended: its exit status follows, or the channel closes
+                left = deadline - time.monotonic()
+                if not chan.status_event.wait(max(min(grace, left), 0)):
+                    if grace < left:
+                        raise CollectError(f"{alias}: the output of a command ended, but no exit status came "
+                                           f"in {grace:g} s")
+                    raise CommandTimeout()
                 while chan.recv_stderr_ready() and time.monotonic() <= deadline:
                     take_stderr()
                 break
-            elif chan.closed and not chan.exit_status_ready():
-                raise CollectError(f"{alias}: connection lost during a command")
             if time.monotonic() > deadline:
                 raise CommandTimeout()
         return chan.recv_exit_status(), bytes(out), err.decode("utf-8", errors="replace")
