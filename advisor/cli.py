@@ -9,6 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from advisor import scratch
 from advisor.errors import AdvisorError
 
 app = typer.Typer(add_completion=True, no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode=None,
@@ -407,6 +408,7 @@ def main() -> None:
     # at its first model; advisor's models are its own business. A user's
     # explicit setting is kept.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    scratch.remove_on_stop()
     _only_the_command_named()
     try:
         app()

@@ -486,6 +486,43 @@ def test_a_host_that_ends_the_output_without_an_exit_status_fails_alone_without_
     assert after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime < 10  # spinning took the full 20 s
 
 
+def test_an_audit_or_collection_told_to_stop_removes_what_it_had_not_finished(sshd, access, tmp_path) -> None:
+    """SIGTERM ended Python without any cleanup: the bundles collected so far
+    stayed in the temporary folder. Threads still collecting do not hold it up."""
+    import signal
+    import subprocess
+    import time
+
+    from conftest import _entry_point, _env
+
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    proc = subprocess.Popen([*_entry_point(), "audit", "127.0.0.6", *access, "-f", "json"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=_env({"TMPDIR": str(tmp)}))
+    end = time.monotonic() + 60
+    while not list(tmp.glob("advisor-audit-*/.*.tmp/*")):  # outputs arriving; kstat -p takes 4 s on this host
+        assert time.monotonic() < end and proc.poll() is None, proc.communicate()
+        time.sleep(0.01)
+    stopped = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=30)
+    assert time.monotonic() - stopped < 2
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert list(tmp.iterdir()) == []
+    # collect: the bundle being written goes, the one already in place stays
+    dest = tmp_path / "bundles"
+    assert run_cli("collect", "127.0.0.2", *access, "-o", str(dest)).returncode == 0
+    proc = subprocess.Popen([*_entry_point(), "collect", "127.0.0.6", *access, "-o", str(dest)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env({"TMPDIR": str(tmp)}))
+    while not list(dest.glob(".*.tmp/*")):
+        assert time.monotonic() < end + 60 and proc.poll() is None, proc.communicate()
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGHUP)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 128 + signal.SIGHUP, err
+    assert [p.name for p in dest.iterdir()] == ["127.0.0.2"] and list(tmp.iterdir()) == []
+
+
 def test_what_a_host_prints_costs_that_host_only(sshd, access, tmp_path) -> None:
     """A section marker naming an interface twice (the second output file could not
     be written) and an exit status in superscript digits ('²'.isdigit() is true, int()

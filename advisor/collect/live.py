@@ -18,6 +18,7 @@ from pathlib import Path
 
 import yaml
 
+from advisor import scratch
 from advisor.collect import allowlist
 from advisor.collect.ssh import CollectError, CommandTimeout, Session, SshOptions, KnownHosts, resolve
 from advisor.collect.targets import Target
@@ -82,8 +83,9 @@ def collect_host(target: Target, options: SshOptions, dest: Path, privilege: str
 
 def _record_not_collected(target: Target, dest: Path, reason: str) -> None:
     final, tmp = _paths(dest, target)
-    tmp.mkdir(mode=0o700)
-    _finish(target, tmp, final, not_collected=reason, commands=[])
+    with scratch.held(tmp):
+        tmp.mkdir(mode=0o700)
+        _finish(target, tmp, final, not_collected=reason, commands=[])
 
 
 def _paths(dest: Path, target: Target) -> tuple[Path, Path]:
@@ -108,24 +110,24 @@ def _collect(target: Target, options: SshOptions, dest: Path, privilege: str | N
              known: KnownHosts | None) -> Collected:
     endpoint = resolve(target.spec, options, hostname=target.hostname, port=target.port, user=target.user)
     final, tmp = _paths(dest, target)
-    try:
-        with Session(endpoint, options, known) as session:
-            limit = min(options.command_timeout, options.connect_timeout + 20)
-            try:
-                status, out, _ = session.run(allowlist.DETECT.line, timeout=limit)
-            except CommandTimeout:
-                raise CollectError(f"{target.alias}: no answer to {allowlist.DETECT.line} in {limit:g} s") from None
-            system = out.decode("utf-8", "replace").strip()
-            if status != 0 or system not in allowlist.PLATFORMS:
-                raise CollectError(f"{target.alias}: platform {system or '?'!r} is not audited by this release")
-            _platform, commands = allowlist.PLATFORMS[system]
-            tmp.mkdir(mode=0o700)
-            entries = [e for c in commands for e in _collect_one(session, c, privilege, tmp)]
-        return Collected(target, bundle=_finish(target, tmp, final, commands=entries))
-    except Exception as exc:  # whatever a host's output or the disk does, it costs this host only
-        shutil.rmtree(tmp, ignore_errors=True)
-        return Collected(target, error=str(exc) if isinstance(exc, CollectError)
-                         else f"{target.alias}: collection failed ({brief(exc)})")
+    with scratch.held(tmp):  # removed unless renamed into place, also when advisor is told to stop
+        try:
+            with Session(endpoint, options, known) as session:
+                limit = min(options.command_timeout, options.connect_timeout + 20)
+                try:
+                    status, out, _ = session.run(allowlist.DETECT.line, timeout=limit)
+                except CommandTimeout:
+                    raise CollectError(f"{target.alias}: no answer to {allowlist.DETECT.line} in {limit:g} s") from None
+                system = out.decode("utf-8", "replace").strip()
+                if status != 0 or system not in allowlist.PLATFORMS:
+                    raise CollectError(f"{target.alias}: platform {system or '?'!r} is not audited by this release")
+                _platform, commands = allowlist.PLATFORMS[system]
+                tmp.mkdir(mode=0o700)
+                entries = [e for c in commands for e in _collect_one(session, c, privilege, tmp)]
+            return Collected(target, bundle=_finish(target, tmp, final, commands=entries))
+        except Exception as exc:  # whatever a host's output or the disk does, it costs this host only
+            return Collected(target, error=str(exc) if isinstance(exc, CollectError)
+                             else f"{target.alias}: collection failed ({brief(exc)})")
 
 
 MAX_ITEMS = 1024  # interfaces a host's per-interface commands may report; a host lists far fewer

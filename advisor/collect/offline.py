@@ -6,12 +6,13 @@ read at all becomes one error line, and the other paths are still loaded.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
-import tempfile
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
+from advisor import scratch
 from advisor.collect import explorer, manifest as manifest_mod, safefs, safetar, sosreport
 from advisor.collect.capture import Capture, Missing, RawOutput
 from advisor.collect.commands import COMMANDS, command_id_for_name, command_line
@@ -40,12 +41,13 @@ class Loader:
     """Holds the scratch folder that archives are unpacked into for one run."""
 
     def __init__(self) -> None:
-        self._scratch = tempfile.TemporaryDirectory(prefix="advisor-")
+        self._held = contextlib.ExitStack()
+        self._scratch = self._held.enter_context(scratch.folder("advisor-"))
         self._count = 0
         self.errors: list[str] = []
 
     def close(self) -> None:
-        self._scratch.cleanup()
+        self._held.close()
 
     def __enter__(self) -> "Loader":
         return self
@@ -68,7 +70,7 @@ class Loader:
             return self._load_archive(path, shown)
         if command_id_for_name(path.name) is None:
             self._count += 1
-            scratch = Path(self._scratch.name) / f"pasted-{self._count}"
+            scratch = self._scratch / f"pasted-{self._count}"
             scratch.mkdir()
             found = _load_pasted(path, shown, scratch)
             if found:
@@ -77,7 +79,7 @@ class Loader:
 
     def _load_archive(self, path: Path, shown: str) -> list[Capture]:
         self._count += 1
-        dest = Path(self._scratch.name) / str(self._count)
+        dest = self._scratch / str(self._count)
         dest.mkdir()
         safetar.extract(path, dest, shown, _members_wanted(path.name))
         root = _find_root(dest, explorer.is_explorer_root)

@@ -9,11 +9,11 @@ afterwards unless `--save-capture` names a folder to keep them in.
 from __future__ import annotations
 
 import sys
-import tempfile
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import nullcontext
 from pathlib import Path
 
+from advisor import scratch
 from advisor.collect.live import Collected, collect_host
 from advisor.collect.offline import load_bundle
 from advisor.collect.ssh import KnownHosts, SshOptions
@@ -58,9 +58,7 @@ def run_audit(targets: list[Target], options: SshOptions, privilege: str | None,
     formats = output.parse_formats(fmt)
     rules = packs.load(rule_dirs)
     engine = Engine(rules, policy_mod.load(policy_path))
-    scratch = tempfile.TemporaryDirectory(prefix="advisor-audit-") if save_dir is None else None
-    try:
-        dest = save_dir or Path(scratch.name)  # type: ignore[union-attr]
+    with nullcontext(save_dir) if save_dir else scratch.folder("advisor-audit-") as dest:
         collected = collect_all(targets, options, dest, privilege, parallel)
         captures, order = [], []
         for c in collected:
@@ -74,9 +72,6 @@ def run_audit(targets: list[Target], options: SshOptions, privilege: str | None,
         reviewed = iter(review_all(captures, engine, jobs, rule_dirs, policy_path))
         hosts = [next(reviewed) if c.bundle is not None else unreachable(c.target.alias, f"ssh://{c.target.alias}", c.error or "")
                  for c in order]
-    finally:
-        if scratch is not None:
-            scratch.cleanup()
     report = summarize(hosts, [c.settings_error for c in order if c.settings_error], len(engine.rules))
     output.gate(report, fail_on, min_score)
     output.write(report, formats, out, rules)

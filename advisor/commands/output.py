@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from advisor import scratch
 from advisor.engine.model import Rule, Severity
 from advisor.errors import InputError, printable
 from advisor.report.model import Report
@@ -108,13 +109,13 @@ def _write_scripts(report: Report, output: Path | None, into_folder: bool) -> No
 
 def _write_executable(path: Path, text: str) -> None:
     """Written beside, then renamed: never a half-written script."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        tmp.chmod(0o755)
-        tmp.replace(path)
-    except OSError as exc:
-        raise InputError(f"{path}: cannot write ({exc.strerror})") from None
+    with scratch.held(scratch.beside(path)) as tmp:
+        try:
+            tmp.write_text(text, encoding="utf-8")
+            tmp.chmod(0o755)
+            tmp.replace(path)
+        except OSError as exc:
+            raise InputError(f"{path}: cannot write ({exc.strerror})") from None
 
 
 def write(report: Report, formats: list[str], output: Path | None, rules: list[Rule], mode: str = "full") -> None:
@@ -144,19 +145,13 @@ def write(report: Report, formats: list[str], output: Path | None, rules: list[R
         if path is None:
             _render(chosen, fmt, rules, sys.stdout, mode)
             continue
-        tmp = path.with_name(f".{path.name}.tmp")  # written beside, then renamed: never half-written
-        try:
-            stream = tmp.open("w", encoding="utf-8")
-        except OSError as exc:
-            raise InputError(f"{path}: cannot write ({exc.strerror})") from None
-        try:
-            _render(chosen, fmt, rules, stream, mode)
-        finally:
-            stream.close()
-        try:
-            tmp.replace(path)
-        except OSError as exc:
-            raise InputError(f"{path}: cannot write ({exc.strerror})") from None
+        with scratch.held(scratch.beside(path)) as tmp:  # written beside, then renamed: never half-written
+            try:
+                with tmp.open("w", encoding="utf-8") as stream:
+                    _render(chosen, fmt, rules, stream, mode)
+                tmp.replace(path)
+            except OSError as exc:  # a full disk as well as a folder it may not write
+                raise InputError(f"{path}: cannot write ({exc.strerror})") from None
 
 
 def verdict(report: Report) -> str:
