@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import shutil
 import stat
@@ -178,9 +179,9 @@ def test_only_allowlisted_commands_are_ever_sent(sshd, tmp_path, monkeypatch) ->
     sent: list[str] = []
     real_run = Session.run
 
-    def spy(self, line, timeout=None):
+    def spy(self, line, *args, **kwargs):
         sent.append(line)
-        return real_run(self, line, timeout)
+        return real_run(self, line, *args, **kwargs)
 
     monkeypatch.setattr(Session, "run", spy)
     known = tmp_path / "known_hosts"
@@ -521,6 +522,51 @@ def test_an_audit_or_collection_told_to_stop_removes_what_it_had_not_finished(ss
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 128 + signal.SIGHUP, err
     assert [p.name for p in dest.iterdir()] == ["127.0.0.2"] and list(tmp.iterdir()) == []
+
+
+def test_a_host_printing_hundreds_of_megabytes_is_written_to_disk_not_held_in_memory(sshd, access, tmp_path) -> None:
+    """Every output was held whole in memory until the command ended: up to 512 MiB
+    a host, times --parallel hosts."""
+    from conftest import run_cli_measured
+
+    huge = 300 << 20
+    sshd.assign("127.0.0.3", TUNED, f"huge={huge}")
+    try:
+        res, peak = run_cli_measured("collect", "127.0.0.3", *access, "-o", str(tmp_path / "b"), timeout=300)
+    finally:
+        sshd.assign("127.0.0.3", CROWDED)
+    assert res.returncode == 0, res.stderr
+    dump = tmp_path / "b" / "127.0.0.3" / "kstat-p.txt"
+    assert dump.stat().st_size == (TUNED / "kstat-p.txt").stat().st_size + huge
+    manifest = yaml.safe_load((tmp_path / "b" / "127.0.0.3" / "manifest.yaml").read_text())
+    [entry] = [c for c in manifest["commands"] if c["id"] == "kstat-p"]
+    digest = hashlib.sha256()
+    with dump.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    assert entry["sha256"] == digest.hexdigest()
+    assert not [p for p in dump.parent.iterdir() if p.name.startswith(".")]  # no spool left
+    print(f"peak {peak >> 20} MiB")
+    assert peak < 150 << 20, f"peak {peak >> 20} MiB for a {huge >> 20} MiB output"
+
+
+def test_a_per_interface_command_printing_too_much_is_missing_data(sshd, access, tmp_path) -> None:
+    """Its sections are split in memory: past 16 MiB in all (a few KiB an interface
+    is usual) the command is recorded as giving no usable output, and the rest of the host is collected."""
+    stub = tmp_path / "xen-dom0"
+    shutil.copytree(Path(__file__).parent / "stubhost" / "xen-dom0", stub)
+    features = stub / "ethtool-k@lo.txt"
+    features.write_text(features.read_text() + "x" * (17 << 20) + "\n")
+    sshd.assign("127.0.0.6", stub)
+    try:
+        collected = run_cli("collect", "127.0.0.6", *access, "-o", str(tmp_path / "b"))
+    finally:
+        sshd.assign("127.0.0.6", CAPTURES / "s10-guest-untuned", "slow=4")
+    assert collected.returncode == 0, collected.stderr
+    entries = yaml.safe_load((tmp_path / "b" / "127.0.0.6" / "manifest.yaml").read_text())["commands"]
+    [ethtool] = [c for c in entries if c["id"].startswith("ethtool-k")]
+    assert ethtool["file"] is None and ethtool["stderr"].endswith("bytes of output, more than the 16,777,216 kept")
+    assert any(c["file"] == "xm-vcpu-list.txt" for c in entries)
 
 
 def test_what_a_host_prints_costs_that_host_only(sshd, access, tmp_path) -> None:

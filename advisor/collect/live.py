@@ -45,25 +45,80 @@ def _write_private(path: Path, data: bytes) -> None:
         fh.write(data)
 
 
+class _Spool:
+    """One command's stdout, written as it arrives to a private file in the
+    bundle folder and hashed on the way: memory stays flat whatever a host
+    prints, at any --parallel. Renamed into place when it is kept."""
+
+    def __init__(self, folder: Path):
+        self.path = folder / f".stdout-{secrets.token_hex(4)}"
+        self.fh = os.fdopen(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb")
+        self.digest = hashlib.sha256()
+        self.size = 0
+        self.blank = True  # nothing but white space so far
+
+    def write(self, data: bytes) -> None:
+        self.fh.write(data)
+        self.digest.update(data)
+        self.size += len(data)
+        self.blank = self.blank and not data.strip()
+
+    def read(self) -> bytes:
+        self.fh.close()
+        return self.path.read_bytes()
+
+    def keep(self, target: Path) -> str:
+        """Renamed to target (never over a file there); its sha256."""
+        self.fh.close()
+        if target.exists():
+            raise FileExistsError(f"{target.name} written twice")
+        self.path.rename(target)
+        return self.digest.hexdigest()
+
+    def discard(self) -> None:
+        self.fh.close()
+        self.path.unlink(missing_ok=True)
+
+
+class _Section:
+    """One item's part of a per-item command's output, kept the way a spool is."""
+
+    def __init__(self, data: bytes):
+        self.data, self.blank = data, not data.strip()
+
+    def keep(self, target: Path) -> str:
+        _write_private(target, self.data)
+        return hashlib.sha256(self.data).hexdigest()
+
+    def discard(self) -> None:
+        pass
+
+
 @dataclass
 class Ran:
     id: str  # the command id whose output this is (the fallback's, when it ran)
     line: str
     status: int | None
-    out: bytes
+    out: _Spool
     err: str
 
 
-def _run_command(session: Session, command: allowlist.Command, privilege: str | None) -> Ran:
+def _run_command(session: Session, command: allowlist.Command, privilege: str | None, folder: Path) -> Ran:
     line, cid = allowlist.wrapped(command, command.line, privilege), command.id
+    out = _Spool(folder)
     try:
-        status, out, err = session.run(line)
+        status, err = session.run(line, out.write)
         if status != 0 and command.fallback:
+            out.discard()
+            out = _Spool(folder)
             line = allowlist.wrapped(command, command.fallback, privilege)
             cid = command.fallback_id or command.id
-            status, out, err = session.run(line)
+            status, err = session.run(line, out.write)
     except CommandTimeout:
-        return Ran(cid, line, None, b"", f"timed out after {session.options.command_timeout:g} s")
+        return Ran(cid, line, None, out, f"timed out after {session.options.command_timeout:g} s")
+    except BaseException:
+        out.discard()
+        raise
     return Ran(cid, line, status, out, err)
 
 
@@ -114,8 +169,9 @@ def _collect(target: Target, options: SshOptions, dest: Path, privilege: str | N
         try:
             with Session(endpoint, options, known) as session:
                 limit = min(options.command_timeout, options.connect_timeout + 20)
+                out = bytearray()
                 try:
-                    status, out, _ = session.run(allowlist.DETECT.line, timeout=limit)
+                    status, _ = session.run(allowlist.DETECT.line, out.extend, timeout=limit, max_bytes=DETECT_BYTES)
                 except CommandTimeout:
                     raise CollectError(f"{target.alias}: no answer to {allowlist.DETECT.line} in {limit:g} s") from None
                 system = out.decode("utf-8", "replace").strip()
@@ -131,17 +187,25 @@ def _collect(target: Target, options: SshOptions, dest: Path, privilege: str | N
 
 
 MAX_ITEMS = 1024  # interfaces a host's per-interface commands may report; a host lists far fewer
+MAX_PER_ITEM_BYTES = 16 << 20  # what a per-interface command may print in all: a few KiB an interface
+DETECT_BYTES = 4096  # `uname -s` prints a word
 
 
 def _collect_one(session: Session, command: allowlist.Command, privilege: str | None, folder: Path) -> list[dict]:
-    ran = _run_command(session, command, privilege)
+    ran = _run_command(session, command, privilege, folder)
     if command.per_item and ran.status == 0:
+        if ran.out.size > MAX_PER_ITEM_BYTES:
+            ran.out.discard()
+            return [{"id": ran.id, "file": None, "command": ran.line, "exit_status": 1,
+                     "stderr": f"{ran.out.size:,} bytes of output, more than the {MAX_PER_ITEM_BYTES:,} kept"}]
+        data = ran.out.read()
+        ran.out.discard()
         sections, seen = [], set()
-        for section in allowlist.split_sections(ran.out):  # an item named twice: its first output
+        for section in allowlist.split_sections(data):  # an item named twice: its first output
             if section.item not in seen:
                 seen.add(section.item)
                 sections.append(section)
-        entries = [_entry(f"{ran.id}@{s.item}", f"{ran.id}@{s.item}.txt", ran.line, s.exit_status, s.text,
+        entries = [_entry(f"{ran.id}@{s.item}", f"{ran.id}@{s.item}.txt", ran.line, s.exit_status, _Section(s.text),
                           s.text.decode("utf-8", "replace") if s.exit_status != 0 else "", folder)
                    for s in sections[:MAX_ITEMS]]
         if len(sections) > MAX_ITEMS:
@@ -152,14 +216,16 @@ def _collect_one(session: Session, command: allowlist.Command, privilege: str | 
     return [_entry(ran.id, name, ran.line, ran.status, ran.out, ran.err, folder)]
 
 
-def _entry(cid: str, name: str, line: str, status: int | None, out: bytes, err: str, folder: Path) -> dict:
-    """The manifest entry of one output; the file is written only for a
+def _entry(cid: str, name: str, line: str, status: int | None, out: _Spool | _Section, err: str,
+           folder: Path) -> dict:
+    """The manifest entry of one output; the file is kept only for a
     successful command with output (else it is missing data, never parsed)."""
     entry: dict = {"id": cid, "file": None, "command": line, "exit_status": status, "stderr": err.strip()[:STDERR_KEPT]}
-    if status == 0 and not out.strip():
-        entry["stderr"] = entry["stderr"] or "no output"
-    elif status == 0:
-        _write_private(folder / name, out)
+    if status == 0 and not out.blank:
         entry["file"] = name
-        entry["sha256"] = hashlib.sha256(out).hexdigest()
+        entry["sha256"] = out.keep(folder / name)
+        return entry
+    out.discard()
+    if status == 0:
+        entry["stderr"] = entry["stderr"] or "no output"
     return entry

@@ -14,6 +14,7 @@ import getpass
 import socket
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -192,9 +193,13 @@ class Session:
             raise CollectError(f"{where}: cannot connect ({reason})") from None
         return client
 
-    def run(self, line: str, timeout: float | None = None) -> tuple[int | None, bytes, str]:
-        """Exit status, stdout and stderr of one command; CommandTimeout when it
-        runs longer than the timeout (the channel is closed)."""
+    def run(self, line: str, sink: Callable[[bytes], object], timeout: float | None = None,
+            max_bytes: int = MAX_OUTPUT_BYTES) -> tuple[int | None, str]:
+        """Exit status and stderr of one command, its stdout given to `sink` as it
+        arrives (a host may print hundreds of megabytes; held in memory, that
+        times --parallel hosts is more than a machine has). CommandTimeout when
+        it runs longer than the timeout (the channel is closed); CollectError
+        past max_bytes of stdout."""
         transport = self.clients[-1].get_transport()
         if transport is None or not transport.is_active():
             raise CollectError(f"{self.endpoint.alias}: connection lost")
@@ -219,18 +224,19 @@ class Session:
             if unanswered:
                 raise CollectError(f"{self.endpoint.alias}: no answer to a command request in {wait:g} s") from None
             raise CollectError(f"{self.endpoint.alias}: connection lost ({exc})") from None
-        return _read(chan, limit, self.endpoint.alias, wait)
+        return _read(chan, limit, self.endpoint.alias, wait, sink, max_bytes)
 
 
 MAX_STDERR_BYTES = 64 << 10  # a manifest keeps 2,000 characters of it
 
 
-def _read(chan: paramiko.Channel, limit: float, alias: str, grace: float) -> tuple[int | None, bytes, str]:
+def _read(chan: paramiko.Channel, limit: float, alias: str, grace: float, sink: Callable[[bytes], object],
+          max_bytes: int) -> tuple[int | None, str]:
     """Reads until the exit status comes (or the channel closes). Once the output
     has ended, the status is waited for, at most `grace` seconds: a host that ends
     the output and never sends it would otherwise keep this loop spinning."""
     deadline = time.monotonic() + limit
-    out, err = bytearray(), bytearray()
+    size, err = 0, bytearray()
     chan.settimeout(0.2)
 
     def take_stderr() -> None:  # what is kept of stderr is its start: the rest is read and dropped
@@ -246,9 +252,10 @@ def _read(chan: paramiko.Channel, limit: float, alias: str, grace: float) -> tup
             except socket.timeout:
                 data = None
             if data:
-                out += data
-                if len(out) > MAX_OUTPUT_BYTES:
-                    raise CollectError(f"{alias}: output larger than {MAX_OUTPUT_BYTES} bytes; stopped")
+                size += len(data)
+                if size > max_bytes:
+                    raise CollectError(f"{alias}: output larger than {max_bytes:,} bytes; stopped")
+                sink(data)
             elif data == b"":  # the output has ended: its exit status follows, or the channel closes
                 left = deadline - time.monotonic()
                 if not chan.status_event.wait(max(min(grace, left), 0)):
@@ -261,7 +268,7 @@ def _read(chan: paramiko.Channel, limit: float, alias: str, grace: float) -> tup
                 break
             if time.monotonic() > deadline:
                 raise CommandTimeout()
-        return chan.recv_exit_status(), bytes(out), err.decode("utf-8", errors="replace")
+        return chan.recv_exit_status(), err.decode("utf-8", errors="replace")
     except (OSError, EOFError, paramiko.SSHException) as exc:
         raise CollectError(f"{alias}: connection lost during a command ({exc})") from None
     finally:

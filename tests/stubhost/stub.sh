@@ -14,6 +14,9 @@ serve() {  # serve FILE: print it, or behave like a host without that command
 		if [ -f "$host/.slow" ] && [ "$1" = kstat-p.txt ]; then sleep `/bin/cat "$host/.slow"`; fi
 		if [ -f "$host/.drop" ] && [ "$1" = kstat-p.txt ]; then head -c 2000 "$host/$1"; kill -9 $PPID; exit 1; fi
 		if [ -f "$host/.noisy" ] && [ "$1" = kstat-p.txt ]; then yes "noise on stderr" >&2; fi
+		if [ -f "$host/.huge" ] && [ "$1" = kstat-p.txt ]; then  # the dump, then .huge bytes more
+			/bin/cat "$host/$1"; yes "unix:0:misc:filler	1" | head -c `/bin/cat "$host/.huge"`; exit 0
+		fi
 		/bin/cat "$host/$1"
 		exit 0
 	fi
