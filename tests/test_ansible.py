@@ -318,3 +318,52 @@ def test_the_script_prints_its_bundle_for_a_host_named_by_the_caller(bundle, tmp
     (tmp_path / "db.tar.gz").write_bytes(data)
     code, hosts = _review(tmp_path / "db.tar.gz")
     assert code == 0 and list(hosts) == ['db "1"\\err'] and hosts['db "1"\\err']["findings"]
+
+
+def _one_stream_bomb(path: Path, kind: bytes, size: int) -> Path:
+    """A bundle of one gzip stream whose first member's header (a long name, a pax
+    header) asks for `size` bytes of zeros: a few hundred KiB on disk."""
+    import zlib
+
+    info = tarfile.TarInfo("web1/x")
+    info.size, info.type = size, kind
+    deflate = zlib.compressobj(1, zlib.DEFLATED, 31)
+    chunk = bytes(64 << 20)
+    with path.open("wb") as out:
+        out.write(deflate.compress(info.tobuf(format=tarfile.GNU_FORMAT)))
+        for _ in range(size // len(chunk)):
+            out.write(deflate.compress(chunk))
+        out.write(deflate.compress(bytes(size % len(chunk) + (-size % 512) + 1024)))
+        out.write(deflate.flush())
+    return path
+
+
+_CHECK = ("import resource, sys\n"
+          "sys.path.insert(0, sys.argv[1])\n"
+          "from ansible_collections.advisor.fleet.plugins.action import bundle\n"
+          "try:\n"
+          "    bundle.check(open(sys.argv[2], 'rb').read(), 'web1-20261123T010203Z.tar.gz')\n"
+          "except bundle.BundleError as exc:\n"
+          "    print(exc)\n"
+          "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss << 10)\n")
+
+
+@pytest.mark.parametrize("kind", [tarfile.GNUTYPE_LONGNAME, tarfile.XHDTYPE])
+def test_a_bundle_asking_for_a_huge_member_name_is_refused_in_little_memory(env, tmp_path, kind: bytes) -> None:
+    """tarfile reads such a header whole into the controller's memory, at the size it gives, on every fork."""
+    bomb = _one_stream_bomb(tmp_path / "bomb.tar.gz", kind, 3 << 28)
+    assert bomb.stat().st_size < 4 << 20
+    ran = subprocess.run([sys.executable, "-c", _CHECK, env["ANSIBLE_COLLECTIONS_PATH"], str(bomb)],
+                         capture_output=True, text=True, timeout=120)
+    said, peak = ran.stdout.splitlines()
+    assert said == ("the bundle is not a readable tar archive "
+                    "(a member's name or extended header is 805,306,368 bytes)"), ran.stderr
+    assert int(peak) < 256 << 20, int(peak)
+
+
+def test_a_bundle_of_several_gzip_streams_is_refused(bundle, tmp_path) -> None:
+    """Gzip readers go on into a stream after the first; the size check stopped at its end."""
+    one = _bundle("web1", {"manifest.yaml": b"format: advisor-capture/1\n"})
+    with pytest.raises(bundle.BundleError, match="data after its gzip stream"):
+        bundle.check(one + one, "web1-20261123T010203Z.tar.gz")
+    bundle.check(one, "web1-20261123T010203Z.tar.gz")

@@ -32,6 +32,7 @@ from ansible_collections.advisor.fleet.plugins.module_utils.bundle_names import 
 PLATFORMS = {"SunOS": "solaris", "Linux": "linux", "HP-UX": "hpux"}
 PRIVILEGED = ("solaris",)  # where the script has sudo/pfexec variants (ldm and ndd)
 MAX_BUNDLE_BYTES = 4 << 30  # unpacked; a kstat dump of the largest system is a few hundred MiB
+MAX_HEADER_BYTES = 1 << 20  # a member's long name or pax header: real ones are a few hundred bytes
 REASON_CHARS = 2000
 
 ARGUMENTS = {
@@ -88,21 +89,42 @@ def _uudecode(lines: list[str]) -> bytes:
     raise ValueError("no 'end' line")
 
 
+class _BoundedTarInfo(tarfile.TarInfo):
+    """tarfile reads a long name or a pax header into memory whole, at the size
+    its header gives, before the member is seen: a small bundle could ask the
+    controller for gigabytes. Such a header above MAX_HEADER_BYTES is refused first."""
+
+    _EXTENDED = (tarfile.GNUTYPE_LONGNAME, tarfile.GNUTYPE_LONGLINK, tarfile.XHDTYPE, tarfile.XGLTYPE,
+                 tarfile.SOLARIS_XHDTYPE)
+
+    def _proc_member(self, tarfile_):  # tarfile's own dispatch, bounded
+        if self.type in self._EXTENDED and self.size > MAX_HEADER_BYTES:
+            raise tarfile.HeaderError(f"a member's name or extended header is {self.size:,} bytes")
+        return super()._proc_member(tarfile_)
+
+
 def check(data: bytes, name: str) -> None:
-    """A whole gzip stream (its checksum and length verified) holding a tar of
-    one folder `name`, with regular files and folders only, not too large."""
+    """One whole gzip stream (its checksum and length verified, nothing after
+    it) holding a tar of one folder `name`, with regular files and folders
+    only, not too large. The collector writes one stream; gzip readers go on
+    into any that follow, which the size check would not have counted."""
     inflater = zlib.decompressobj(wbits=31)
     size = 0
-    for offset in range(0, len(data), 1 << 20):
-        size += len(inflater.decompress(data[offset:offset + (1 << 20)]))
-        if size > MAX_BUNDLE_BYTES:
-            raise BundleError(f"the bundle unpacks to more than {MAX_BUNDLE_BYTES >> 30} GiB")
+    for offset in range(0, len(data), 1 << 16):
+        pending = data[offset:offset + (1 << 16)]
+        while pending:  # at most 1 MiB out at a time: a 64 KiB piece of zeros inflates to 64 MiB
+            size += len(inflater.decompress(pending, 1 << 20))
+            if size > MAX_BUNDLE_BYTES:
+                raise BundleError(f"the bundle unpacks to more than {MAX_BUNDLE_BYTES >> 30} GiB")
+            pending = inflater.unconsumed_tail
     if not inflater.eof:
         raise BundleError("the bundle arrived cut short")
+    if inflater.unused_data:
+        raise BundleError("the bundle has data after its gzip stream")
     folder = name[:-len(".tar.gz")] if name.endswith(".tar.gz") else name
     folder = folder.rsplit("-", 1)[0]  # <name>-<stamp>.tar.gz holds <name>/
     try:
-        with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
+        with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz", tarinfo=_BoundedTarInfo) as tar:
             members = tar.getmembers()
     except (tarfile.TarError, OSError, EOFError) as exc:
         raise BundleError(f"the bundle is not a readable tar archive ({exc})") from None
