@@ -48,7 +48,8 @@ def _standin(tmp_path: Path, capture: Path) -> tuple[dict[str, str], Path]:
     vsws = {v.name: {"domain": v.domain, "mtu": v.mtu or 1500} for v in facts.vswitches or []}
     state = tmp_path / "state.json"
     state.write_text(json.dumps({"control": control, "reconf": False, "domains": domains, "vsws": vsws,
-                                 "log": [], "reboots": [], "spconfigs": [], "node": facts.nodename}))
+                                 "log": [], "reboots": [], "spconfigs": [], "node": facts.nodename,
+                                 "control_node": facts.control_host}))
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     for tool in TOOLS:
@@ -86,9 +87,11 @@ def _run_all(folder: Path, env: dict[str, str]) -> None:
     names = sorted(p.name for p in folder.iterdir())
     ordered = [n for n in names if ".for-" not in n] + [n for n in names if ".for-" in n]
     root = folder.parent / "root"
+    nodes = json.loads(Path(env["STANDIN_STATE"]).read_text())
     for name in ordered:
         script = _sandboxed(folder / name, root)
         assert not any(f" {p}" in script.read_text() for p in SYSTEM_FILES)
+        env = {**env, "STANDIN_NODE": nodes["control_node" if ".for-" in name else "node"] or ""}
         res = _run(script, env)
         assert res.returncode == 0, (name, res.stderr[-2000:])
         if "after-reboot" in script.read_text():
@@ -337,8 +340,7 @@ def test_a_script_runs_only_on_the_machine_captured(tmp_path: Path, node: str) -
     state.write_text(json.dumps(elsewhere))
     res = _run(script, env)
     assert res.returncode == 1
-    assert res.stderr == (f"this script is for node {node}, the machine captured, not t5-other "
-                          f"(if it is that machine, renamed, edit this check)\n")
+    assert res.stderr == f"this script is for node {node}, not for t5-other (if this is that machine, renamed, edit this check)\n"
     assert json.loads(state.read_text())["log"] == []  # nothing ran
     elsewhere["node"] = node
     state.write_text(json.dumps(elsewhere))
@@ -351,4 +353,28 @@ def test_a_capture_without_uname_says_to_check_the_machine(tmp_path: Path) -> No
     bundle = _with_node(tmp_path, None)
     [script] = _scripts(tmp_path, str(bundle)).values()
     assert "uname -n" not in script
-    assert "# advisor saw no node name for t5 (no uname -a in the capture): make sure this is that machine" in script
+    assert ("# advisor saw no node name for t5 (no uname -a in the capture of t5): make sure this is that machine "
+            "before running this.") in script
+
+
+def test_a_guests_control_domain_script_runs_only_on_that_control_domain(tmp_path: Path) -> None:
+    """Its ldm steps change the guest's domain on whichever control domain runs them.
+    The guest's virtinfo names the control domain by the node name its uname -n prints."""
+    guest = CAPTURES / "s11-guest-untuned"
+    work = tmp_path / "work"
+    work.mkdir()
+    _scripts(work, str(guest))
+    env, _state = _standin(work, guest)
+    control = _sandboxed(work / "scripts" / "t5-primary.for-s11-guest-untuned.remediation.sh", work / "root")
+    res = _run(control, {**env, "STANDIN_NODE": "ldg1"})
+    assert res.returncode == 1
+    assert res.stderr == "this script is for node t5-primary, not for ldg1 (if this is that machine, renamed, edit this check)\n"
+    assert _run(control, {**env, "STANDIN_NODE": "t5-primary"}).returncode == 0
+    bundle = tmp_path / "guest"
+    shutil.copytree(guest, bundle)
+    (bundle / "virtinfo.txt").unlink()
+    scripts = _scripts(tmp_path / "again", str(bundle))
+    [control_text] = [text for name, text in scripts.items() if ".for-" in name]
+    assert "uname -n" not in control_text
+    assert ("# advisor saw no node name for the control domain (no control domain in virtinfo -a in the capture "
+            "of guest): make sure this is that machine before running this.") in control_text

@@ -100,20 +100,24 @@ def _guard(two_parts: bool, node: list[str]) -> list[str]:
     return lines + node + ["set -x", ""]
 
 
-def _node_check(h: HostReport) -> list[str]:
-    """The captured host's script stops on any other machine: its steps name
-    that machine's domains, switches and files. `uname -n` must print the node
-    name the capture showed (uname -a's second field, from the same call)."""
-    node = h.detected.nodename
+def _node_check(h: HostReport, where: str, plan: ChangePlan) -> list[str]:
+    """A script stops on any machine but its own: its steps name that machine's
+    domains, switches and files. `uname -n` must print the node name the
+    capture showed: uname -a's second field for the captured host, and for the
+    control domain of a guest what the guest's virtinfo said ("the same string
+    as uname -n prints on the control domain": virtinfo(1M), -c, Oracle VM
+    Server for SPARC 2.0 Reference Manual)."""
     if h.kind == "plan":
         return []
+    node = h.detected.nodename if where == h.host else plan.control_domain
     if not node:
-        return [f"# advisor saw no node name for {h.host} (no uname -a in the capture): "
+        seen = "no uname -a" if where == h.host else "no control domain in virtinfo -a"
+        return [f"# advisor saw no node name for {where} ({seen} in the capture of {h.host}): "
                 f"make sure this is that machine before running this."]
     word = shell_word(node)
     return ["node=$(uname -n)",
             f'if [ "$node" != {word} ]; then',
-            "    printf 'this script is for node %s, the machine captured, not %s (if it is that machine, renamed, "
+            "    printf 'this script is for node %s, not for %s (if this is that machine, renamed, "
             f"edit this check)\\n' {word} \"$node\" >&2",
             "    exit 1",
             "fi"]
@@ -131,7 +135,7 @@ def _still_reconfiguring(control: str) -> list[str]:
 
 def _script(h: HostReport, phases: list[PlanPhase], where: str, name: str, plan: ChangePlan) -> str:
     two_parts = any(p.after_reboot for p in phases) and any(not p.after_reboot for p in phases)
-    node = _node_check(h) if where == h.host else []
+    node = _node_check(h, where, plan)
     lines = _header(h, plan, where, name, two_parts) + _guard(two_parts, node)
     if not phases:
         lines += ["# Nothing to change here.", ""]

@@ -5,7 +5,7 @@ leave a control domain half-reconfigured, fails here too.
 State is a JSON file named by $STANDIN_STATE:
   {"control": "primary", "reconf": false, "domains": {NAME: {"state": ..., "max_cores": N|null,
    "cores": N|null}}, "vsws": {NAME: {"domain": D, "mtu": N}}, "log": [...], "reboots": [...],
-   "spconfigs": [...], "node": the node name `uname -n` prints}
+   "spconfigs": [...], "node": the node name `uname -n` prints ($STANDIN_NODE, when set, instead)}
 
 Rules enforced (Oracle VM Server for SPARC administration guide and ldm(1M)):
 - while the primary domain is in a delayed reconfiguration, changes to other
@@ -178,7 +178,7 @@ def uname(argv: list[str]) -> None:
     """`uname -n`: the node name of the machine the scripts run on (by default the captured one)."""
     if argv[1:] != ["-n"]:
         raise SystemExit(f"stand-in uname: only -n, not {argv[1:]}")
-    print(_load().get("node") or "standin")
+    print(os.environ.get("STANDIN_NODE") or _load().get("node") or "standin")
 
 
 def main() -> None:
