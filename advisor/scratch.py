@@ -3,9 +3,9 @@
 Scratch folders (archives unpacked, an audit's bundles), bundles being
 collected and reports written beside their place before they are renamed into
 it are removed when their block ends, on success or error, and also when
-advisor is told to stop (SIGTERM, SIGHUP): Python ends on those without
-running any cleanup, so a review stopped by a pipeline's time limit left its
-unpacked archives, up to gigabytes, in the temporary folder.
+advisor is told to stop (SIGTERM, SIGHUP, SIGINT). Python ends on the first
+two without running any cleanup: a review stopped by a pipeline's time limit
+left its unpacked archives, up to gigabytes, in the temporary folder.
 """
 
 from __future__ import annotations
@@ -59,12 +59,14 @@ def beside(path: Path) -> Path:
 
 
 def remove_on_stop() -> None:
-    """SIGTERM and SIGHUP remove what is held, then end advisor with 128 plus the
-    signal's number, as a shell reports it. A signal the caller set to be
-    ignored (nohup) stays ignored."""
+    """SIGTERM, SIGHUP and SIGINT (Ctrl-C) remove what is held, then end advisor
+    at once with 128 plus the signal's number, as a shell reports it: an audit
+    no longer waits for the commands its threads are running, which may take
+    minutes. A signal the caller set to be ignored (nohup, a background job)
+    stays ignored."""
     global _owner
     _owner = os.getpid()
-    for sig in (signal.SIGTERM, signal.SIGHUP):
+    for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
         if signal.getsignal(sig) is not signal.SIG_IGN:
             signal.signal(sig, _stopped)
 
@@ -77,4 +79,6 @@ def _stopped(signum: int, _frame: object) -> None:
     for _ in range(2):  # a collecting thread may create a folder again while the first pass runs
         for path in list(_held):
             _remove(path)
+    if os.isatty(2):  # a progress line may have hidden the cursor; and end the line ^C began
+        os.write(2, b"\x1b[?25h\n")
     os._exit(128 + signum)
