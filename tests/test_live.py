@@ -431,6 +431,19 @@ def _paramiko_host(sshd, tmp_path: Path, on_exec):
             t.close()
 
 
+def _audit_beside_a_good_host(sshd, tmp_path: Path, on_exec, command_timeout: int = 5) -> list[str]:
+    """Audits the paramiko host `odd` (connect timeout 2 s) beside the good stub host:
+    the good one must be judged whatever odd does; odd's errors."""
+    with _paramiko_host(sshd, tmp_path, on_exec) as (config, known):
+        res = run_cli("audit", "good", "odd", "--ssh-config", str(config), "--known-hosts", str(known),
+                      "-i", str(sshd.userkey), "-f", "json", "--connect-timeout", "2",
+                      "--command-timeout", str(command_timeout), timeout=90)
+    assert res.returncode == 3, res.stderr
+    hosts = {h["host"]: h for h in json.loads(res.stdout)["hosts"]}
+    assert hosts["good"]["status"] == "clean"
+    return hosts["odd"]["errors"]
+
+
 def test_a_host_that_never_answers_a_command_request_fails_alone(sshd, tmp_path) -> None:
     """paramiko waits for the answer to an exec request without any limit: a host
     that accepted the session and then said nothing held the whole fleet run forever."""
@@ -438,27 +451,13 @@ def test_a_host_that_never_answers_a_command_request_fails_alone(sshd, tmp_path)
         stop.wait(120)  # never answers while the test runs
         return False
 
-    with _paramiko_host(sshd, tmp_path, silent) as (config, known):
-        res = run_cli("audit", "good", "odd", "--ssh-config", str(config), "--known-hosts", str(known),
-                      "-i", str(sshd.userkey), "-f", "json", "--connect-timeout", "2", "--command-timeout", "5",
-                      timeout=90)
-    assert res.returncode == 3, res.stderr
-    hosts = {h["host"]: h for h in json.loads(res.stdout)["hosts"]}
-    assert hosts["good"]["status"] == "clean"
-    assert hosts["odd"]["errors"] == ["odd: no answer to a command request in 2 s"]
+    assert _audit_beside_a_good_host(sshd, tmp_path, silent) == ["odd: no answer to a command request in 2 s"]
 
 
 def test_a_host_that_never_prints_its_system_name_fails_alone(sshd, tmp_path) -> None:
     """The first command (which system is this?) timing out was reported as
     'collection failed (CommandTimeout)'."""
-    with _paramiko_host(sshd, tmp_path, lambda channel, stop: True) as (config, known):
-        res = run_cli("audit", "good", "odd", "--ssh-config", str(config), "--known-hosts", str(known),
-                      "-i", str(sshd.userkey), "-f", "json", "--connect-timeout", "2", "--command-timeout", "5",
-                      timeout=90)
-    assert res.returncode == 3, res.stderr
-    hosts = {h["host"]: h for h in json.loads(res.stdout)["hosts"]}
-    assert hosts["good"]["status"] == "clean"
-    assert hosts["odd"]["errors"] == ["odd: no answer to uname -s in 5 s"]
+    assert _audit_beside_a_good_host(sshd, tmp_path, lambda channel, stop: True) == ["odd: no answer to uname -s in 5 s"]
 
 
 def test_a_host_that_ends_the_output_without_an_exit_status_fails_alone_without_spinning(sshd, tmp_path) -> None:
@@ -475,15 +474,9 @@ def test_a_host_that_ends_the_output_without_an_exit_status_fails_alone_without_
         return True
 
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    with _paramiko_host(sshd, tmp_path, mute) as (config, known):
-        res = run_cli("audit", "good", "odd", "--ssh-config", str(config), "--known-hosts", str(known),
-                      "-i", str(sshd.userkey), "-f", "json", "--connect-timeout", "2", "--command-timeout", "20",
-                      timeout=90)
+    errors = _audit_beside_a_good_host(sshd, tmp_path, mute, command_timeout=20)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    assert res.returncode == 3, res.stderr
-    hosts = {h["host"]: h for h in json.loads(res.stdout)["hosts"]}
-    assert hosts["good"]["status"] == "clean"
-    assert hosts["odd"]["errors"] == ["odd: the output of a command ended, but no exit status came in 2 s"]
+    assert errors == ["odd: the output of a command ended, but no exit status came in 2 s"]
     assert after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime < 10  # spinning took the full 20 s
 
 
