@@ -544,6 +544,27 @@ def test_a_host_printing_hundreds_of_megabytes_is_written_to_disk_not_held_in_me
     assert peak < 150 << 20, f"peak {peak >> 20} MiB for a {huge >> 20} MiB output"
 
 
+def test_a_local_disk_that_cannot_take_the_output_is_not_called_a_lost_connection(sshd, access, tmp_path) -> None:
+    """Writing the spool failing (a full disk; here a file size limit) was reported as
+    'connection lost during a command'."""
+    import resource
+    import subprocess
+
+    from conftest import _entry_point, _env
+
+    def small_files() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (2 << 20, 2 << 20))
+
+    sshd.assign("127.0.0.3", TUNED, f"huge={4 << 20}")
+    try:
+        res = subprocess.run([*_entry_point(), "collect", "127.0.0.3", *access, "-o", str(tmp_path / "b")],
+                             capture_output=True, text=True, env=_env({}), preexec_fn=small_files, timeout=120)
+    finally:
+        sshd.assign("127.0.0.3", CROWDED)
+    assert res.returncode == 3
+    assert res.stderr == "advisor: 127.0.0.3: not collected: 127.0.0.3: cannot keep the output here (File too large)\n"
+
+
 def test_a_per_interface_command_printing_too_much_is_missing_data(sshd, access, tmp_path) -> None:
     """Its sections are split in memory: past 16 MiB in all (a few KiB an interface
     is usual) the command is recorded as giving no usable output, and the rest of the host is collected."""

@@ -50,7 +50,8 @@ class _Spool:
     bundle folder and hashed on the way: memory stays flat whatever a host
     prints, at any --parallel. Renamed into place when it is kept."""
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, limit: int | None = None):
+        self.limit = limit  # past it, what arrives is counted, not written
         self.path = folder / f".stdout-{secrets.token_hex(4)}"
         self.fh = os.fdopen(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb")
         self.digest = hashlib.sha256()
@@ -58,9 +59,11 @@ class _Spool:
         self.blank = True  # nothing but white space so far
 
     def write(self, data: bytes) -> None:
+        self.size += len(data)
+        if self.limit is not None and self.size > self.limit:
+            return
         self.fh.write(data)
         self.digest.update(data)
-        self.size += len(data)
         self.blank = self.blank and not data.strip()
 
     def read(self) -> bytes:
@@ -105,12 +108,13 @@ class Ran:
 
 def _run_command(session: Session, command: allowlist.Command, privilege: str | None, folder: Path) -> Ran:
     line, cid = allowlist.wrapped(command, command.line, privilege), command.id
-    out = _Spool(folder)
+    limit = MAX_PER_ITEM_BYTES if command.per_item else None
+    out = _Spool(folder, limit)
     try:
         status, err = session.run(line, out.write)
         if status != 0 and command.fallback:
             out.discard()
-            out = _Spool(folder)
+            out = _Spool(folder, limit)
             line = allowlist.wrapped(command, command.fallback, privilege)
             cid = command.fallback_id or command.id
             status, err = session.run(line, out.write)
@@ -155,9 +159,10 @@ def _finish(target: Target, tmp: Path, final: Path, **fields: object) -> Path:
     manifest = {"format": "advisor-capture/1", "host": target.alias,
                 "collected_at": datetime.now(timezone.utc).replace(microsecond=0).isoformat(), **fields}
     _write_private(tmp / "manifest.yaml", yaml.safe_dump(manifest, sort_keys=False).encode())
-    if final.exists():
-        shutil.rmtree(final)
-    tmp.rename(final)
+    with scratch.swap():  # never half done, nor begun once advisor is told to stop
+        if final.exists():
+            shutil.rmtree(final)
+        tmp.rename(final)
     return final
 
 

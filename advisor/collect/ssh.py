@@ -255,7 +255,10 @@ def _read(chan: paramiko.Channel, limit: float, alias: str, grace: float, sink: 
                 size += len(data)
                 if size > max_bytes:
                     raise CollectError(f"{alias}: output larger than {max_bytes:,} bytes; stopped")
-                sink(data)
+                try:
+                    sink(data)
+                except OSError as exc:  # this machine's disk, not the connection
+                    raise CollectError(f"{alias}: cannot keep the output here ({exc.strerror or exc})") from None
             elif data == b"":  # the output has ended: its exit status follows, or the channel closes
                 left = deadline - time.monotonic()
                 if not chan.status_event.wait(max(min(grace, left), 0)):

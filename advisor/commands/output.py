@@ -109,13 +109,13 @@ def _write_scripts(report: Report, output: Path | None, into_folder: bool) -> No
 
 def _write_executable(path: Path, text: str) -> None:
     """Written beside, then renamed: never a half-written script."""
-    with scratch.held(scratch.beside(path)) as tmp:
-        try:
+    try:
+        with scratch.beside(path, 0o700) as tmp:
             tmp.write_text(text, encoding="utf-8")
             tmp.chmod(0o755)
             tmp.replace(path)
-        except OSError as exc:
-            raise InputError(f"{path}: cannot write ({exc.strerror})") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot write ({exc.strerror})") from None
 
 
 def write(report: Report, formats: list[str], output: Path | None, rules: list[Rule], mode: str = "full") -> None:
@@ -145,13 +145,13 @@ def write(report: Report, formats: list[str], output: Path | None, rules: list[R
         if path is None:
             _render(chosen, fmt, rules, sys.stdout, mode)
             continue
-        with scratch.held(scratch.beside(path)) as tmp:  # written beside, then renamed: never half-written
-            try:
+        try:
+            with scratch.beside(path) as tmp:  # written beside, then renamed: never half-written
                 with tmp.open("w", encoding="utf-8") as stream:
                     _render(chosen, fmt, rules, stream, mode)
                 tmp.replace(path)
-            except OSError as exc:  # a full disk as well as a folder it may not write
-                raise InputError(f"{path}: cannot write ({exc.strerror})") from None
+        except OSError as exc:  # a full disk as well as a folder it may not write
+            raise InputError(f"{path}: cannot write ({exc.strerror})") from None
 
 
 def verdict(report: Report) -> str:
