@@ -323,7 +323,7 @@ def _with_node(tmp_path: Path, node: str | None) -> Path:
     return bundle
 
 
-@pytest.mark.parametrize("node", ["t5-primary", "ctl#(a)", "it's", "-n", "$(reboot)", "%s%n"])
+@pytest.mark.parametrize("node", ["t5-primary", "ctl#(a)", "it's", "-n", "$(reboot)", "%s%n", "<x>"])
 def test_a_script_runs_only_on_the_machine_captured(tmp_path: Path, node: str) -> None:
     """Its steps name that machine's domains, switches and files: on any other
     machine (a bundle named after another host, a script sent to the wrong one)
@@ -341,6 +341,7 @@ def test_a_script_runs_only_on_the_machine_captured(tmp_path: Path, node: str) -
     res = _run(script, env)
     assert res.returncode == 1
     assert res.stderr == f"this script is for node {node}, not for t5-other (if this is that machine, renamed, edit this check)\n"
+    assert not (Path.cwd() / "]").exists()  # `[ "$node" != <x> ]` unquoted: a redirection, a failed test, and on it ran
     assert json.loads(state.read_text())["log"] == []  # nothing ran
     elsewhere["node"] = node
     state.write_text(json.dumps(elsewhere))
@@ -378,3 +379,14 @@ def test_a_guests_control_domain_script_runs_only_on_that_control_domain(tmp_pat
     assert "uname -n" not in control_text
     assert ("# advisor saw no node name for the control domain (no control domain in virtinfo -a in the capture "
             "of guest): make sure this is that machine before running this.") in control_text
+
+
+def test_a_guest_bundle_named_after_its_control_domain_checks_each_machine(tmp_path: Path) -> None:
+    """Which script checks which node was told by comparing names: a guest's bundle
+    named like its control domain had both scripts demand the guest's node name."""
+    bundle = tmp_path / "t5-primary"
+    shutil.copytree(CAPTURES / "s11-guest-untuned", bundle)
+    scripts = _scripts(tmp_path, str(bundle))
+    guest, control = scripts["t5-primary.remediation.sh"], scripts["t5-primary.for-t5-primary.remediation.sh"]
+    assert 'if [ "$node" != ldg1 ]; then' in guest and 'if [ "$node" != t5-primary ]; then' in control
+    assert "# ==== Afterwards, check by hand" in guest and "Afterwards" not in control

@@ -13,6 +13,7 @@ comments only.
 from __future__ import annotations
 
 import re
+import shlex
 
 from advisor import __version__
 from advisor.report.model import ChangePlan, HostReport, PlanPhase, PlanStep, Report
@@ -100,7 +101,7 @@ def _guard(two_parts: bool, node: list[str]) -> list[str]:
     return lines + node + ["set -x", ""]
 
 
-def _node_check(h: HostReport, where: str, plan: ChangePlan) -> list[str]:
+def _node_check(h: HostReport, where: str, plan: ChangePlan, captured: bool) -> list[str]:
     """A script stops on any machine but its own: its steps name that machine's
     domains, switches and files. `uname -n` must print the node name the
     capture showed: uname -a's second field for the captured host, and for the
@@ -109,12 +110,12 @@ def _node_check(h: HostReport, where: str, plan: ChangePlan) -> list[str]:
     Server for SPARC 2.0 Reference Manual)."""
     if h.kind == "plan":
         return []
-    node = h.detected.nodename if where == h.host else plan.control_domain
+    node = h.detected.nodename if captured else plan.control_domain
     if not node:
-        seen = "no uname -a" if where == h.host else "no control domain in virtinfo -a"
+        seen = "no uname -a" if captured else "no control domain in virtinfo -a"
         return [f"# advisor saw no node name for {where} ({seen} in the capture of {h.host}): "
                 f"make sure this is that machine before running this."]
-    word = shell_word(node)
+    word = shlex.quote(node)  # never left bare, as shell_word leaves a <placeholder>: `[ x != <y> ]` redirects
     return ["node=$(uname -n)",
             f'if [ "$node" != {word} ]; then',
             "    printf 'this script is for node %s, not for %s (if this is that machine, renamed, "
@@ -133,9 +134,11 @@ def _still_reconfiguring(control: str) -> list[str]:
             "esac"]
 
 
-def _script(h: HostReport, phases: list[PlanPhase], where: str, name: str, plan: ChangePlan) -> str:
+def _script(h: HostReport, phases: list[PlanPhase], where: str, name: str, plan: ChangePlan,
+            captured: bool) -> str:
+    """The script of the captured host (`captured`), or of the control domain where a guest's ldm steps run."""
     two_parts = any(p.after_reboot for p in phases) and any(not p.after_reboot for p in phases)
-    node = _node_check(h, where, plan)
+    node = _node_check(h, where, plan, captured)
     lines = _header(h, plan, where, name, two_parts) + _guard(two_parts, node)
     if not phases:
         lines += ["# Nothing to change here.", ""]
@@ -152,7 +155,7 @@ def _script(h: HostReport, phases: list[PlanPhase], where: str, name: str, plan:
     else:
         for phase in phases:
             lines += _phase(phase)
-    if plan.checks and where == h.host:
+    if plan.checks and captured:
         lines += ["# ==== Afterwards, check by hand " + "=" * 46]
         lines += [f"#   {c.command}" for c in plan.checks]
     # Comments quote the captures (host names, sources, fixes): a line break in
@@ -167,10 +170,10 @@ def render_host(h: HostReport, tag: str | None = None) -> dict[str, str]:
     the same file names."""
     plan = h.plan or ChangePlan()
     mine, theirs = _names(h, tag)
-    scripts = {mine: _script(h, [p for p in plan.phases if p.script == "host"], h.host, mine, plan)}
+    scripts = {mine: _script(h, [p for p in plan.phases if p.script == "host"], h.host, mine, plan, captured=True)}
     control = [p for p in plan.phases if p.script == "control-domain"]
     if control:
-        scripts[theirs] = _script(h, control, plan.control_domain or CONTROL_DOMAIN, theirs, plan)
+        scripts[theirs] = _script(h, control, plan.control_domain or CONTROL_DOMAIN, theirs, plan, captured=False)
     return scripts
 
 
