@@ -32,7 +32,9 @@ from ansible_collections.advisor.fleet.plugins.module_utils.bundle_names import 
 PLATFORMS = {"SunOS": "solaris", "Linux": "linux", "HP-UX": "hpux"}
 PRIVILEGED = ("solaris",)  # where the script has sudo/pfexec variants (ldm and ndd)
 MAX_BUNDLE_BYTES = 4 << 30  # unpacked; a kstat dump of the largest system is a few hundred MiB
-MAX_HEADER_BYTES = 1 << 20  # a member's long name or pax header: real ones are a few hundred bytes
+MAX_HEADER_BYTES = 64 << 10  # a member's long name or pax header: real ones are a few hundred bytes
+MAX_HEADERS_BYTES = 1 << 20  # all of them: tarfile keeps every member's name, and global pax headers add up
+MAX_MEMBERS = 20_000  # headers (members, and long-name or pax headers): a bundle holds a few dozen files
 REASON_CHARS = 2000
 
 ARGUMENTS = {
@@ -91,15 +93,25 @@ def _uudecode(lines: list[str]) -> bytes:
 
 class _BoundedTarInfo(tarfile.TarInfo):
     """tarfile reads a long name or a pax header into memory whole, at the size
-    its header gives, before the member is seen: a small bundle could ask the
-    controller for gigabytes. Such a header above MAX_HEADER_BYTES is refused first."""
+    its header gives, before the member is seen, and keeps every member: a small
+    bundle could ask the controller for gigabytes. Such headers above
+    MAX_HEADER_BYTES each or MAX_HEADERS_BYTES in all, and members past
+    MAX_MEMBERS, are refused first."""
 
     _EXTENDED = (tarfile.GNUTYPE_LONGNAME, tarfile.GNUTYPE_LONGLINK, tarfile.XHDTYPE, tarfile.XGLTYPE,
                  tarfile.SOLARIS_XHDTYPE)
 
     def _proc_member(self, tarfile_):  # tarfile's own dispatch, bounded
-        if self.type in self._EXTENDED and self.size > MAX_HEADER_BYTES:
-            raise tarfile.HeaderError(f"a member's name or extended header is {self.size:,} bytes")
+        seen = tarfile_.__dict__.setdefault("_advisor_seen", [0, 0])  # headers, bytes of extended ones
+        seen[0] += 1
+        if seen[0] > MAX_MEMBERS:
+            raise tarfile.HeaderError(f"more than {MAX_MEMBERS:,} members and headers")
+        if self.type in self._EXTENDED:
+            seen[1] += self.size
+            if self.size > MAX_HEADER_BYTES:
+                raise tarfile.HeaderError(f"a member's name or extended header is {self.size:,} bytes")
+            if seen[1] > MAX_HEADERS_BYTES:
+                raise tarfile.HeaderError(f"its names and extended headers take more than {MAX_HEADERS_BYTES:,} bytes")
         return super()._proc_member(tarfile_)
 
 
