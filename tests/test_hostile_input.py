@@ -208,6 +208,23 @@ def test_headers_and_skipped_members_cannot_exhaust_memory_or_time(tmp_path: Pat
     assert json.loads(res.stdout)["hosts"][0]["host"] == BUNDLE.name
 
 
+def test_many_long_names_in_skipped_members_cannot_exhaust_memory(tmp_path: Path) -> None:
+    """tarfile keeps every member it passes, with its name: 400 names of 700 KiB in
+    the parts of a sosreport advisor skips took a 1.3 MB archive to 326 MB."""
+    bomb = tmp_path / "sosreport-h-1.tar.gz"
+    with bomb.open("wb") as out:
+        for n in range(400):
+            info = tarfile.TarInfo(f"sosreport-h-1/var/{n:08d}" + "x" * (700 << 10))
+            out.write(gzip.compress(info.tobuf(format=tarfile.GNU_FORMAT), compresslevel=1))
+        out.write(gzip.compress(bytes(1024)))
+    res, peak = run_cli_measured("review", str(bomb), str(BUNDLE), "-f", "json", timeout=120)
+    errors = _one_line_errors(res)
+    assert res.returncode == 2 and errors == [f"advisor: {bomb}: its names and extended headers take more than "
+                                              f"64 MiB; refused"], errors
+    assert peak < 256 << 20, peak
+    assert json.loads(res.stdout)["hosts"][0]["host"] == BUNDLE.name
+
+
 def test_an_archive_of_too_many_members_is_refused(cli, tmp_path: Path) -> None:
     folder = tarfile.TarInfo("d")
     folder.type = tarfile.DIRTYPE

@@ -15,6 +15,7 @@ MAX_MEMBERS = 100_000  # a large sosreport holds a few tens of thousands
 SPARE_BYTES = 256 << 20  # left free on the scratch disk after unpacking
 MAX_READ_BYTES = 8 << 30  # everything decompressed to get through one archive, skipped members too
 MAX_HEADER_BYTES = 1 << 20  # a long name or pax header: real ones are a few hundred bytes
+MAX_HEADERS_BYTES = 64 << 20  # all of them: tarfile keeps every member, unpacked or skipped, with its name
 _EXTENDED = (tarfile.GNUTYPE_LONGNAME, tarfile.GNUTYPE_LONGLINK, tarfile.XHDTYPE, tarfile.XGLTYPE,
              tarfile.SOLARIS_XHDTYPE)
 
@@ -25,12 +26,19 @@ class _HeaderTooLarge(tarfile.HeaderError):
 
 class _BoundedTarInfo(tarfile.TarInfo):
     """tarfile reads a long name or a pax header into memory whole, at the size
-    its header gives, before advisor sees the member: a 1.5 MB archive can ask
-    for a 1.5 GiB name. Such a header above MAX_HEADER_BYTES is refused first."""
+    its header gives, before advisor sees the member, and keeps every member:
+    a 1.5 MB archive can ask for a 1.5 GiB name, or hold 400 names of 700 KiB
+    (326 MB of memory). Such headers above MAX_HEADER_BYTES each, or
+    MAX_HEADERS_BYTES in all, are refused first."""
 
     def _proc_member(self, tarfile_):  # tarfile's own dispatch (stable since Python 2), bounded
-        if self.type in _EXTENDED and self.size > MAX_HEADER_BYTES:
-            raise _HeaderTooLarge(f"a member's name or extended header is {self.size:,} bytes")
+        if self.type in _EXTENDED:
+            if self.size > MAX_HEADER_BYTES:
+                raise _HeaderTooLarge(f"a member's name or extended header is {self.size:,} bytes")
+            total = tarfile_.__dict__.get("_extended_bytes", 0) + self.size
+            if total > MAX_HEADERS_BYTES:
+                raise _HeaderTooLarge(f"its names and extended headers take more than {MAX_HEADERS_BYTES >> 20} MiB")
+            tarfile_._extended_bytes = total
         return super()._proc_member(tarfile_)
 
 

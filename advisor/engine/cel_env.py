@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from advisor.errors import RulePackError
@@ -78,6 +79,7 @@ _compiled_now: set[str] = set()
 MAX_CHECKED = 20_000  # texts kept; past it, only the last run's are
 
 
+@cache
 def _checked_key() -> str:
     """The cache's key for the texts known to compile: tied to the CEL core's file."""
     import os
@@ -101,15 +103,18 @@ def _known() -> set[str]:
     return _checked
 
 
+def _store(texts: set[str]) -> None:
+    from advisor.engine import pack_cache
+
+    pack_cache.put(_checked_key(), sorted(texts))
+
+
 def remember_checked() -> None:
     """Keep the texts compiled in this run as known to compile (once, when new)."""
     known = _known()
     if _compiled_now <= known:
         return
-    from advisor.engine import pack_cache
-
-    kept = known | _compiled_now if len(known) + len(_compiled_now) <= MAX_CHECKED else set(_compiled_now)
-    pack_cache.put(_checked_key(), sorted(kept))
+    _store(known | _compiled_now if len(known) + len(_compiled_now) <= MAX_CHECKED else _compiled_now)
     known |= _compiled_now
 
 
@@ -117,10 +122,8 @@ def _forget(source: str) -> None:
     """A text the cache said compiles does not (the cache was altered): the cache is wrong, not the next run."""
     known = _known()
     if source in known:
-        from advisor.engine import pack_cache
-
         known.discard(source)
-        pack_cache.put(_checked_key(), sorted(known))
+        _store(known)
 
 
 def _compile(source: str, where: str) -> Any:

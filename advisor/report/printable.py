@@ -23,9 +23,6 @@ from advisor.errors import printable
 _SUSPECT = re.compile(r"\\[nrtbfu]|[^\x20-\x7e]")
 
 
-text = printable
-
-
 M = TypeVar("M", bound=BaseModel)
 
 
@@ -38,7 +35,7 @@ def report(rep: M) -> M:
 
 def _walk(value: Any) -> Any:
     if isinstance(value, str):
-        return text(value)
+        return printable(value)
     if isinstance(value, list):
         return [_walk(v) for v in value]
     if isinstance(value, dict):

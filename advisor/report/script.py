@@ -72,7 +72,7 @@ def _header(h: HostReport, plan: ChangePlan, where: str, name: str, two_parts: b
         "# Read every step, then run it with ADVISOR_CONFIRM=yes.",
     ]
     if two_parts:
-        lines += [f"# Part 1 ends with the reboot of the control domain. When it is back, run part 2:",
+        lines += ["# Part 1 ends with the reboot of the control domain. When it is back, run part 2:",
                   f"#   ADVISOR_CONFIRM=yes sh {name} {AFTER}"]
     if plan.prerequisites:
         lines += ["#", "# Prerequisites: do these first, as maintenance tasks; this script does not run them:"]
