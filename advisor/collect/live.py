@@ -12,6 +12,8 @@ import hashlib
 import os
 import secrets
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -79,7 +81,10 @@ class _Spool:
         return self.digest.hexdigest()
 
     def discard(self) -> None:
-        self.fh.close()
+        try:
+            self.fh.close()
+        except OSError:  # what was still buffered could not be written (a full disk): it is dropped anyway
+            pass  # the file is closed all the same, and must not hide the error that brought us here
         self.path.unlink(missing_ok=True)
 
 
@@ -166,6 +171,17 @@ def _finish(target: Target, tmp: Path, final: Path, **fields: object) -> Path:
     return final
 
 
+@contextmanager
+def _this_disk(alias: str) -> Iterator[None]:
+    """Writing the bundle failing (a full disk, a file size limit) is said as such,
+    wherever it shows: a write, the flush at close, the manifest, the rename.
+    Session.run turns the connection's own OSErrors into CollectError."""
+    try:
+        yield
+    except OSError as exc:
+        raise CollectError(f"{alias}: cannot keep the output here ({exc.strerror or exc})") from None
+
+
 def _collect(target: Target, options: SshOptions, dest: Path, privilege: str | None,
              known: KnownHosts | None) -> Collected:
     endpoint = resolve(target.spec, options, hostname=target.hostname, port=target.port, user=target.user)
@@ -183,9 +199,11 @@ def _collect(target: Target, options: SshOptions, dest: Path, privilege: str | N
                 if status != 0 or system not in allowlist.PLATFORMS:
                     raise CollectError(f"{target.alias}: platform {system or '?'!r} is not audited by this release")
                 _platform, commands = allowlist.PLATFORMS[system]
-                tmp.mkdir(mode=0o700)
-                entries = [e for c in commands for e in _collect_one(session, c, privilege, tmp)]
-            return Collected(target, bundle=_finish(target, tmp, final, commands=entries))
+                with _this_disk(target.alias):
+                    tmp.mkdir(mode=0o700)
+                    entries = [e for c in commands for e in _collect_one(session, c, privilege, tmp)]
+            with _this_disk(target.alias):
+                return Collected(target, bundle=_finish(target, tmp, final, commands=entries))
         except Exception as exc:  # whatever a host's output or the disk does, it costs this host only
             return Collected(target, error=str(exc) if isinstance(exc, CollectError)
                              else f"{target.alias}: collection failed ({brief(exc)})")
