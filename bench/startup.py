@@ -2,7 +2,8 @@
 
 Runs each command --runs times (default 11) and prints the median and the
 fastest wall time: `advisor --help`, `advisor --version`, and
-`advisor review <the untuned T5 bundle> --format json` and the terminal table.
+`advisor review <the untuned T5 bundle> --format json` and the terminal table,
+and bench/floor.py (typer and pydantic alone, with the review's parameters).
 
     python bench/startup.py
     python bench/startup.py --advisor "python -m advisor"    # another build of advisor
@@ -70,9 +71,12 @@ def main() -> None:
         "review one bundle, json": ["review", str(BUNDLE), "--format", "json"],
         "review one bundle, table": ["review", str(BUNDLE)],
     }
-    for name, argv in cases.items():
-        times = timed([*advisor, *argv], args.runs)
-        counted = instructions([*advisor, *argv])
+    commands = {name: [*advisor, *argv] for name, argv in cases.items()}
+    # what typer and pydantic cost alone, with the review's parameters and one model: the same run's floor
+    commands["floor (bench/floor.py)"] = [sys.executable, str(ROOT / "bench" / "floor.py"), "review", "x", "-f", "json"]
+    for name, cmd in commands.items():
+        times = timed(cmd, args.runs)
+        counted = instructions(cmd)
         count = f"   {counted / 1e6:,.0f} M instructions" if counted else ""
         print(f"{name:28s} median {statistics.median(times):6.3f} s   fastest {min(times):6.3f} s{count}")
 
