@@ -10,6 +10,7 @@ bundles are reviewed by advisor exactly as `advisor collect`'s are.
 from __future__ import annotations
 
 import base64
+import gzip
 import binascii
 import importlib
 import io
@@ -349,10 +350,10 @@ _CHECK = ("import re, sys\n"
           "print(int(re.search(r'VmHWM:\\s+(\\d+) kB', open('/proc/self/status').read()).group(1)) << 10)\n")
 
 
-def _checked_in_little_memory(env, bomb: Path) -> str:
+def _checked_in_little_memory(env, bomb: Path, timeout: float = 120) -> str:
     """What the collection's check says of `bomb`, run in a process of its own that must stay under 128 MiB."""
     ran = subprocess.run([sys.executable, "-c", _CHECK, env["ANSIBLE_COLLECTIONS_PATH"], str(bomb)],
-                         capture_output=True, text=True, timeout=120)
+                         capture_output=True, text=True, timeout=timeout)
     said, peak = ran.stdout.splitlines()
     assert int(peak) < 128 << 20, (int(peak), ran.stderr)
     return said
@@ -375,13 +376,24 @@ def test_a_bundle_of_many_long_names_is_refused_in_little_memory(env, tmp_path) 
     with tarfile.open(fileobj=raw, mode="w", format=tarfile.GNU_FORMAT) as tar:
         for _ in range(1000):
             tar.addfile(info, io.BytesIO())
-    import gzip
-
     bomb = tmp_path / "bomb.tar.gz"
     bomb.write_bytes(gzip.compress(raw.getvalue()))
     assert bomb.stat().st_size < 2 << 20
     assert _checked_in_little_memory(env, bomb) == ("the bundle is not a readable tar archive "
                                                     "(its names and extended headers take more than 1,048,576 bytes)")
+
+
+def test_a_bundle_with_crafted_pax_headers_is_refused_quickly(env, tmp_path) -> None:
+    """The controller's Python may predate the fix for CVE-2024-6232: each of these
+    headers held its tarfile for about 6 s, under the limits the check sets."""
+    from test_pax_headers import _file, _pax, _record
+
+    headers = b"".join(_pax(_record("comment", b"7" * (63 << 10))) + _file(f"web1/{n}", b"x") for n in range(16))
+    bomb = tmp_path / "bomb.tar.gz"
+    bomb.write_bytes(gzip.compress(headers + _file("web1/manifest.yaml", b"format: advisor-capture/1\n")
+                                   + bytes(1024)))
+    assert _checked_in_little_memory(env, bomb, timeout=30) == (
+        "the bundle has extended (pax) headers whose runs of digits tarfile would take too long to read")
 
 
 def test_a_bundle_of_several_gzip_streams_is_refused(bundle, tmp_path) -> None:

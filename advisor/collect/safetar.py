@@ -7,6 +7,7 @@ import tarfile
 from collections.abc import Callable, Iterable
 from pathlib import Path, PurePosixPath
 
+from advisor.collect.pax_headers import CheckedPaxTarInfo, UnsafePaxHeader
 from advisor.errors import InputError
 
 MAX_MEMBER_BYTES = 2 << 30  # a kstat dump of a large host is far below this
@@ -20,16 +21,17 @@ _EXTENDED = (tarfile.GNUTYPE_LONGNAME, tarfile.GNUTYPE_LONGLINK, tarfile.XHDTYPE
              tarfile.SOLARIS_XHDTYPE)
 
 
-class _HeaderTooLarge(tarfile.HeaderError):
+class _HeaderTooLarge(ValueError):  # not a tarfile.HeaderError: tarfile rewraps those in a header that follows another
     pass
 
 
-class _BoundedTarInfo(tarfile.TarInfo):
+class _BoundedTarInfo(CheckedPaxTarInfo):
     """tarfile reads a long name or a pax header into memory whole, at the size
     its header gives, before advisor sees the member, and keeps every member:
     a 1.5 MB archive can ask for a 1.5 GiB name, or hold 400 names of 700 KiB
     (326 MB of memory). Such headers above MAX_HEADER_BYTES each, or
-    MAX_HEADERS_BYTES in all, are refused first."""
+    MAX_HEADERS_BYTES in all, are refused first; a pax header is then checked
+    before tarfile parses it (pax_headers)."""
 
     def _proc_member(self, tarfile_):  # tarfile's own dispatch (stable since Python 2), bounded
         if self.type in _EXTENDED:
@@ -106,7 +108,7 @@ def extract(archive: Path, dest: Path, shown: str, wanted: Callable[[str], bool]
                     continue
                 budget.take(member)
                 _write(tar, member, target)
-    except _HeaderTooLarge as exc:
+    except (_HeaderTooLarge, UnsafePaxHeader) as exc:
         raise InputError(f"{shown}: {exc}; refused") from None
     except (tarfile.TarError, EOFError, OSError) as exc:
         raise InputError(f"{shown}: {_in_words(archive, exc)}") from None

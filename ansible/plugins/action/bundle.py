@@ -28,6 +28,7 @@ from ansible.errors import AnsibleConnectionFailure, AnsibleError
 from ansible.module_utils.common.text.converters import to_text
 from ansible.plugins.action import ActionBase
 from ansible_collections.advisor.fleet.plugins.module_utils.bundle_names import bundle_path, safe_name
+from ansible_collections.advisor.fleet.plugins.module_utils.pax_headers import CheckedPaxTarInfo, UnsafePaxHeader
 
 PLATFORMS = {"SunOS": "solaris", "Linux": "linux", "HP-UX": "hpux"}
 PRIVILEGED = ("solaris",)  # where the script has sudo/pfexec variants (ldm and ndd)
@@ -91,12 +92,13 @@ def _uudecode(lines: list[str]) -> bytes:
     raise ValueError("no 'end' line")
 
 
-class _BoundedTarInfo(tarfile.TarInfo):
+class _BoundedTarInfo(CheckedPaxTarInfo):
     """tarfile reads a long name or a pax header into memory whole, at the size
     its header gives, before the member is seen, and keeps every member: a small
     bundle could ask the controller for gigabytes. Such headers above
     MAX_HEADER_BYTES each or MAX_HEADERS_BYTES in all, and members past
-    MAX_MEMBERS, are refused first."""
+    MAX_MEMBERS, are refused first; a pax header is then checked before
+    tarfile parses it (module_utils/pax_headers)."""
 
     _EXTENDED = (tarfile.GNUTYPE_LONGNAME, tarfile.GNUTYPE_LONGLINK, tarfile.XHDTYPE, tarfile.XGLTYPE,
                  tarfile.SOLARIS_XHDTYPE)
@@ -138,6 +140,8 @@ def check(data: bytes, name: str) -> None:
     try:
         with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz", tarinfo=_BoundedTarInfo) as tar:
             members = tar.getmembers()
+    except UnsafePaxHeader as exc:
+        raise BundleError(f"the bundle has {exc}") from None
     except (tarfile.TarError, OSError, EOFError) as exc:
         raise BundleError(f"the bundle is not a readable tar archive ({exc})") from None
     for member in members:
