@@ -162,3 +162,17 @@ def test_the_ansible_collection_carries_the_same_check() -> None:
     """The controller cannot import advisor: the collection has a copy, which must not drift."""
     ours = (ROOT / "advisor" / "collect" / "pax_headers.py").read_bytes()
     assert (ROOT / "ansible" / "plugins" / "module_utils" / "pax_headers.py").read_bytes() == ours
+
+
+def test_a_header_too_large_after_a_global_one_is_said_as_such(tmp_path: Path) -> None:
+    """tarfile rewraps a HeaderError from a header that follows a pax header: this
+    one was said as 'the gzip archive is corrupt or cut short'."""
+    big = tarfile.TarInfo("././@PaxHeader")
+    big.type, big.size = tarfile.XHDTYPE, 2 << 20
+    archive = tmp_path / "big.tar.gz"
+    archive.write_bytes(gzip.compress(_pax(_record("comment", b"g"), tarfile.XGLTYPE) + big.tobuf()
+                                      + bytes(big.size) + bytes(1024)))
+    res = run_cli("review", str(archive), str(BUNDLE), "-f", "json", timeout=60)
+    assert res.returncode == 2
+    assert res.stderr == f"advisor: {archive}: a member's name or extended header is 2,097,152 bytes; refused\n"
+    assert json.loads(res.stdout)["hosts"][0]["host"] == BUNDLE.name
