@@ -120,6 +120,17 @@ def test_every_bundled_capture_script_runs_to_completion(tmp_path: Path, bundle:
         assert all(d["state"] != "bound" or name in started["domains"] for name, d in final["domains"].items())
 
 
+@pytest.mark.parametrize("bundle", BUNDLES)
+def test_scripts_are_bourne_shell(tmp_path: Path, bundle: str) -> None:
+    """Solaris 10's /bin/sh is the Bourne shell, on guests and control domains alike:
+    `$(...)` is a syntax error there, met where the script has already changed things."""
+    for name, text in _scripts(tmp_path, str(CAPTURES / bundle)).items():
+        code = [line for line in text.splitlines() if not line.lstrip().startswith("#")]
+        for line in code:
+            assert "$(" not in line and "[[" not in line and not line.lstrip().startswith("local "), (name, line)
+            assert not line.startswith("trap ") or line.endswith(" 0"), (name, line)  # EXIT is not Bourne's
+
+
 def test_the_untuned_control_domain_plan_order(tmp_path: Path) -> None:
     scripts = _scripts(tmp_path, str(UNTUNED))
     assert list(scripts) == ["t5-primary-untuned.remediation.sh"]
@@ -151,6 +162,41 @@ def test_part_two_refuses_while_the_control_domain_is_still_reconfiguring(tmp_pa
     res = _run(script, env, "after-reboot")
     assert res.returncode == 1 and "primary is still in a delayed reconfiguration" in res.stderr
     assert not any(line.startswith("ldm stop") for line in json.loads(state.read_text())["log"])
+
+
+@pytest.mark.parametrize("domain, part, said", [
+    ("primary", "1", "stopped by a failed step: primary has changes pending in a delayed reconfiguration, and ldm "
+                     "refuses changes to other domains until it reboots: reboot it to apply them, or drop them with "
+                     "ldm cancel-reconf primary (Logical Domains 1.x: ldm cancel-operation reconf primary)"),
+    ("ldg1", "after-reboot", "stopped by a failed step: ldg1 was stopped by this script and not started again: "
+                             "ldm start ldg1 when ready"),
+])
+def test_a_step_that_fails_says_what_it_leaves_half_done(tmp_path: Path, domain: str, part: str, said: str) -> None:
+    """A core count the platform refuses (here: max-cores; on a host, too few free cores)
+    stopped the script in silence, with primary in a delayed reconfiguration or a guest down."""
+    _scripts(tmp_path, str(UNTUNED))
+    env, state = _standin(tmp_path, UNTUNED)
+    held = json.loads(state.read_text())
+    held["domains"][domain]["max_cores"] = 1
+    state.write_text(json.dumps(held))
+    script = _sandboxed(tmp_path / "scripts" / "t5-primary-untuned.remediation.sh", tmp_path / "root")
+    if part != "1":
+        assert _run(script, env).returncode == 0
+    res = _run(script, env, *([] if part == "1" else [part]))
+    assert res.returncode == 1
+    assert said in res.stderr.splitlines(), res.stderr
+    final = json.loads(state.read_text())
+    assert final["reconf"] is (domain == "primary")
+    assert [d for d, v in final["domains"].items() if v["state"] != "active"] == ([] if part == "1" else [domain])
+
+
+def test_a_script_that_ends_well_says_nothing_of_what_it_left(tmp_path: Path) -> None:
+    _scripts(tmp_path, str(UNTUNED))
+    env, _state = _standin(tmp_path, UNTUNED)
+    script = _sandboxed(tmp_path / "scripts" / "t5-primary-untuned.remediation.sh", tmp_path / "root")
+    for args in ([], ["after-reboot"]):
+        res = _run(script, env, *args)
+        assert res.returncode == 0 and "stopped by a failed step" not in res.stderr
 
 
 def test_the_plan_in_json_names_prerequisites_and_fixes(tmp_path: Path) -> None:

@@ -26,7 +26,7 @@ from advisor.report.model import ChangePlan, Finding, FixStep, PlanPhase, PlanSt
 from advisor.shell import shell_word
 
 REBOOT = {"solaris": "shutdown -y -g0 -i6", "hpux": "shutdown -r -y 0", "linux": "shutdown -r now"}
-SAVE_CONFIG = 'ldm add-spconfig "advisor-$(date +%Y%m%d%H%M)"'
+SAVE_CONFIG = 'ldm add-spconfig "advisor-`date +%Y%m%d%H%M`"'
 
 
 @dataclass

@@ -42,6 +42,36 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+def _left_by(command: str) -> str | None:
+    """What the script leaves behind once `command` has run, if a later step
+    fails: said on the way out (None: this step changes nothing of that).
+    cancel-reconf is the 3.x guides' name ("Delayed Reconfiguration", Oracle VM
+    Server for SPARC 3.2 Administration Guide); the Logical Domains 1.2 and 1.3
+    guides call it cancel-operation reconf."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None
+    if len(words) != 3 or words[0] != "ldm":
+        return None
+    verb, domain = words[1], shlex.quote(words[2])
+    if verb == "start-reconf":
+        return (f"{words[2]} has changes pending in a delayed reconfiguration, and ldm refuses changes to other "
+                f"domains until it reboots: reboot it to apply them, or drop them with ldm cancel-reconf {domain} "
+                f"(Logical Domains 1.x: ldm cancel-operation reconf {domain})")
+    if verb == "stop":
+        return f"{words[2]} was stopped by this script and not started again: ldm start {domain} when ready"
+    if verb == "start":
+        return ""
+    return None
+
+
+# A step that fails stops the script (set -e); what it leaves half done is said.
+# Trap 0, not EXIT, and backquotes, not $(...): Solaris 10's /bin/sh is the Bourne shell.
+_ON_EXIT = ["left=''",
+            """trap 'status=$?; [ "$status" -eq 0 ] || [ -z "$left" ] || printf "stopped by a failed step: %s\\n" "$left" >&2' 0"""]
+
+
 def _step(step: PlanStep) -> list[str]:
     lines = [f"# fixes: {'; '.join(step.fixes)}"] if step.fixes else []
     if step.undo:
@@ -50,6 +80,9 @@ def _step(step: PlanStep) -> list[str]:
         if step.note:
             lines.append(f"# {_one_line(step.note)}")
         lines.append(step.command)
+        left = _left_by(step.command)
+        if left is not None:
+            lines.append(f"left={shlex.quote(_one_line(left))}")
     else:
         lines += [f"# NOT RUN: {_one_line(step.note or 'see the report')}", f"# {step.command}"]
     return lines + [""]
@@ -82,7 +115,7 @@ def _header(h: HostReport, plan: ChangePlan, where: str, name: str, two_parts: b
     return lines + [""]
 
 
-def _guard(two_parts: bool, node: list[str]) -> list[str]:
+def _guard(two_parts: bool, node: list[str], on_exit: bool) -> list[str]:
     lines = [
         "set -eu",
         'if [ "${ADVISOR_CONFIRM:-}" != yes ]; then',
@@ -98,7 +131,7 @@ def _guard(two_parts: bool, node: list[str]) -> list[str]:
             f'    *) echo "usage: sh $0 [{AFTER}]" >&2; exit 2 ;;',
             "esac",
         ]
-    return lines + node + ["set -x", ""]
+    return lines + node + (_ON_EXIT if on_exit else []) + ["set -x", ""]
 
 
 def _node_check(h: HostReport, where: str, plan: ChangePlan, captured: bool) -> list[str]:
@@ -116,7 +149,7 @@ def _node_check(h: HostReport, where: str, plan: ChangePlan, captured: bool) -> 
         return [f"# advisor saw no node name for {where} ({seen} in the capture of {h.host}): "
                 f"make sure this is that machine before running this."]
     word = shlex.quote(node)  # never left bare, as shell_word leaves a <placeholder>: `[ x != <y> ]` redirects
-    return ["node=$(uname -n)",
+    return ["node=`uname -n`",
             f'if [ "$node" != {word} ]; then',
             "    printf 'this script is for node %s, not for %s (if this is that machine, renamed, "
             f"edit this check)\\n' {word} \"$node\" >&2",
@@ -128,7 +161,7 @@ def _still_reconfiguring(control: str) -> list[str]:
     """Part 2 stops if the control domain has not rebooted: the third FLAGS
     letter of `ldm list` is d during a delayed reconfiguration."""
     word = shell_word(control)
-    return [f"flags=$(ldm list {word} | awk 'NR == 2 {{ print $3 }}')",
+    return [f"flags=`ldm list {word} | awk 'NR == 2 {{ print $3 }}'`",
             'case "$flags" in',
             f"    ??d*) printf '%s is still in a delayed reconfiguration: reboot it, then run part 2\\n' {word} >&2; exit 1 ;;",
             "esac"]
@@ -139,7 +172,8 @@ def _script(h: HostReport, phases: list[PlanPhase], where: str, name: str, plan:
     """The script of the captured host (`captured`), or of the control domain where a guest's ldm steps run."""
     two_parts = any(p.after_reboot for p in phases) and any(not p.after_reboot for p in phases)
     node = _node_check(h, where, plan, captured)
-    lines = _header(h, plan, where, name, two_parts) + _guard(two_parts, node)
+    on_exit = any(s.run and _left_by(s.command) for p in phases for s in p.steps)
+    lines = _header(h, plan, where, name, two_parts) + _guard(two_parts, node, on_exit)
     if not phases:
         lines += ["# Nothing to change here.", ""]
     first = [p for p in phases if not p.after_reboot]
