@@ -199,6 +199,25 @@ def test_a_script_that_ends_well_says_nothing_of_what_it_left(tmp_path: Path) ->
         assert res.returncode == 0 and "stopped by a failed step" not in res.stderr
 
 
+def test_a_host_script_run_twice_adds_each_line_once_and_keeps_the_file_as_it_was(tmp_path: Path) -> None:
+    """Appends to /etc/system and a driver's .conf were repeated on a second run, with no
+    copy of the file from before (a bad line there can keep the machine from booting)."""
+    bundle = CAPTURES / "x4270-s10-untuned"
+    _scripts(tmp_path, str(bundle))
+    env, _state = _standin(tmp_path, bundle)
+    script = _sandboxed(tmp_path / "scripts" / "x4270-s10-untuned.remediation.sh", tmp_path / "root")
+    system, nxge = tmp_path / "root" / "etc" / "system", tmp_path / "root" / "kernel" / "drv" / "nxge.conf"
+    system.write_text(original := "* the host's own\nset maxusers=1024\n")
+    nxge.write_text("# nxge.conf as shipped\n")
+    for _ in range(2):
+        assert _run(script, env).returncode == 0
+    added = system.read_text()[len(original):].splitlines()
+    assert sorted(added) == sorted(set(added)) and "set ddi_msix_alloc_limit=4" in added
+    assert nxge.read_text().count("soft-lso-enable = 1;") == 1
+    assert (tmp_path / "root" / "etc" / "system.before-advisor").read_text() == original
+    assert (tmp_path / "root" / "kernel" / "drv" / "nxge.conf.before-advisor").read_text() == "# nxge.conf as shipped\n"
+
+
 def test_the_plan_in_json_names_prerequisites_and_fixes(tmp_path: Path) -> None:
     res = run_cli("review", str(UNTUNED), "-f", "json")
     plan = json.loads(res.stdout)["hosts"][0]["plan"]

@@ -158,7 +158,7 @@ def build(findings: list[Finding], facts: HostFacts) -> ChangePlan:
     plan.prerequisites = [_plan_step(s) for s in steps if s.step.kind == "prerequisite"]
     plan.checks = [_plan_step(s) for s in steps if s.step.kind == "check"]
     changes = [s for s in steps if s.step.kind == "change"]
-    plan.phases = _phases(changes, host)
+    plan.phases = _with_copies(_phases(changes, host))
     return plan
 
 
@@ -204,6 +204,32 @@ def _phases(changes: list[_Step], host: _Host) -> list[PlanPhase]:
             outage="none", after_reboot=after,
             steps=[_control_step(SAVE_CONFIG, "so that the changes survive a power cycle; ldm list-spconfig lists "
                                               "the saved configurations")]))
+    return phases
+
+
+_APPENDS_TO = re.compile(r">> (/[^\s;&|<>]+)$")
+
+
+def _with_copies(phases: list[PlanPhase]) -> list[PlanPhase]:
+    """Before the first step that appends to a system file (/etc/system, a
+    driver's .conf), a copy of the file as it was, made once: a bad line there
+    can keep the machine from booting, and a script run again must not copy
+    its own changes over the original."""
+    copied: set[str] = set()
+    for phase in phases:
+        steps: list[PlanStep] = []
+        for step in phase.steps:
+            edited = _APPENDS_TO.search(step.command) if step.run else None
+            if edited and edited.group(1) not in copied:
+                path = shell_word(edited.group(1))
+                kept = shell_word(edited.group(1) + ".before-advisor")
+                copied.add(edited.group(1))
+                steps.append(PlanStep(
+                    command=f"if [ -f {path} ] && [ ! -f {kept} ]; then cp -p {path} {kept}; fi",
+                    note=f"{kept} keeps {path} as it was before this plan: to undo all its changes there, "
+                         f"copy it back and reboot"))
+            steps.append(step)
+        phase.steps = steps
     return phases
 
 
