@@ -10,10 +10,20 @@ _SAFE = re.compile(r"[A-Za-z0-9_.,:/=@%+-]*")
 # as the reader is meant to replace them; on their own they only make a shell
 # refuse the line (`<` wants a file, `>` a word)
 _PLACEHOLDER = re.compile(r"<[a-z][a-z ]*>")
+_NUMBER = re.compile(r"-[0-9]+(\.[0-9]+)?")
+# What stands for a value that begins with a dash: a command would read it as an
+# option (`ldm stop -a` stops every domain). ldm names begin with a letter or a
+# digit; a capture naming a domain so is damaged or forged, and its steps are
+# held as comments, as every placeholder is.
+DASHED = "<a name that begins with a dash>"
 
 
 def shell_word(text: str) -> str:
     """As is when it holds only characters names and numbers have, else quoted
     so a shell reads it as one word: a domain named `x;reboot` in a capture
-    must not make a remediation script run reboot."""
+    must not make a remediation script run reboot. A value that begins with a
+    dash (not a negative number) is never placed: quoting does not keep a
+    command from reading it as an option."""
+    if text.startswith("-") and not _NUMBER.fullmatch(text):
+        return DASHED
     return text if _SAFE.fullmatch(text) or _PLACEHOLDER.fullmatch(text) else shlex.quote(text)

@@ -455,3 +455,15 @@ def test_a_guest_bundle_named_after_its_control_domain_checks_each_machine(tmp_p
     guest, control = scripts["t5-primary.remediation.sh"], scripts["t5-primary.for-t5-primary.remediation.sh"]
     assert 'if [ "$node" != ldg1 ]; then' in guest and 'if [ "$node" != t5-primary ]; then' in control
     assert "# ==== Afterwards, check by hand" in guest and "Afterwards" not in control
+
+
+def test_a_domain_name_that_begins_with_a_dash_is_never_run(tmp_path: Path) -> None:
+    """Quoting keeps a name one word, not a command from reading it as an option:
+    a capture naming a guest `-a` made the script run `ldm stop -a`, which stops
+    every domain (ldm names begin with a letter or a digit)."""
+    bundle = _renamed(tmp_path, "ldg1", "-a  ")
+    scripts = _scripts(tmp_path, str(bundle))
+    code = [line for text in scripts.values() for line in text.splitlines() if not line.lstrip().startswith("#")]
+    assert code and not [line for line in code if " -a" in line or "'-a" in line]
+    held = [line for text in scripts.values() for line in text.splitlines() if "<a name that begins with a dash>" in line]
+    assert any(line.startswith("# ldm stop") for line in held), held

@@ -4,6 +4,8 @@ broken one), with what it must say now."""
 
 from __future__ import annotations
 
+import re
+
 import shutil
 from pathlib import Path
 
@@ -179,7 +181,7 @@ def test_soft_rings_never_exceed_the_vcpus(tmp_path: Path) -> None:
     bundle = CAPTURES / "s10-guest-untuned"
     host = _host(bundle)
     finding = _finding(host, "solaris10.soft-rings", "host s10-guest-untuned")
-    target = int(finding.steps[0].command.split("=")[1].split("'")[0])
+    target = int(re.search(r"echo 'set ip:ip_soft_rings_cnt=(\d+)'", finding.steps[0].command).group(1))
     assert 2 < target <= _vcpus(bundle)
     psrinfo = "The physical processor has {n} virtual processors (0-{m})\n  The core has {n} virtual processors (0-{m})\n" \
               "    SPARC-T5 (chipid 0, clock 3600 MHz)\n"
