@@ -72,22 +72,27 @@ class ShapeError(ValueError):
 
 def _check_shape(text: str) -> None:
     """Walks the YAML's events (libyaml's parser: no Python object is built)
-    counting the values the document would hold once its aliases are expanded."""
+    counting the values the document would hold once its aliases are expanded,
+    and refusing a key given twice in one mapping: YAML keeps the last in
+    silence, so a rule's second `requires:` dropped its first."""
     yaml = _yaml()
     sizes: dict[str, int] = {}
-    stack: list[list] = [[0, None]]  # per open collection: values so far, its anchor
+    stack: list[list] = [[0, None, None, 0]]  # per open collection: values so far, its anchor, a mapping's keys, children
     for event in yaml.parse(text, Loader=safe_loader()):
         line = event.start_mark.line + 1 if event.start_mark else 0
         if isinstance(event, yaml.CollectionStartEvent):
-            stack.append([1, event.anchor])
+            _duplicate_key(stack[-1], None, line)
+            stack.append([1, event.anchor, set() if isinstance(event, yaml.MappingStartEvent) else None, 0])
             if len(stack) > MAX_DEPTH + 1:
                 raise ShapeError(f"nested more than {MAX_DEPTH} levels deep", line)
             continue
         if isinstance(event, yaml.CollectionEndEvent):
-            size, anchor = stack.pop()
+            size, anchor = stack.pop()[:2]
         elif isinstance(event, yaml.ScalarEvent):
+            _duplicate_key(stack[-1], event, line)
             size, anchor = 1, event.anchor
         elif isinstance(event, yaml.AliasEvent):
+            _duplicate_key(stack[-1], None, line)
             size, anchor = sizes.get(event.anchor or "", 1), None
         else:
             continue
@@ -96,6 +101,18 @@ def _check_shape(text: str) -> None:
         stack[-1][0] += size
         if stack[-1][0] > MAX_NODES or size > MAX_NODES:
             raise ShapeError(f"its aliases expand to more than {MAX_NODES:,} values", line)
+
+
+def _duplicate_key(parent: list, scalar: Any, line: int) -> None:
+    """Counts a child of `parent`; a mapping's plain key seen before is refused
+    (quoted keys and keys that are collections are not compared)."""
+    keys, child = parent[2], parent[3]
+    parent[3] = child + 1
+    if keys is None or child % 2 or scalar is None or not scalar.implicit[0] or scalar.value == "<<":
+        return
+    if scalar.value in keys:
+        raise ShapeError(f"key {scalar.value!r} is given twice in one mapping", line)
+    keys.add(scalar.value)
 
 
 def parse_yaml(text: str) -> Any:

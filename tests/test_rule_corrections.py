@@ -9,7 +9,7 @@ import re
 import shutil
 from pathlib import Path
 
-from conftest import CAPTURES, POLICIES, review
+from conftest import CAPTURES, POLICIES, ROOT, review, run_cli
 
 TUNED = CAPTURES / "t5-primary-tuned"
 UNTUNED = CAPTURES / "t5-primary-untuned"
@@ -248,3 +248,25 @@ def test_a_host_with_nothing_evaluated_has_no_evidence_and_fails_the_gate(tmp_pa
     assert "score no evidence" in res.stdout and "No evidence: no check could be evaluated" in res.stdout
     assert "nothing could be evaluated on only-uname (no evidence)" in res.stderr
     assert run_cli("review", str(bundle)).returncode == 0  # without a gate it is reported, not failed
+
+
+def test_soft_rings_are_unknown_where_the_solaris_version_is_not_known(tmp_path: Path) -> None:
+    """A second `requires:` key replaced the first in silence (YAML keeps the last),
+    so the Solaris 10 tunable was judged, and failed medium with a reboot, on a
+    Solaris 11.3 domain whose capture lacked uname and /etc/release."""
+    loose = tmp_path / "s11-loose"
+    loose.mkdir()
+    for name in ("etc-system.txt", "psrinfo-pv.txt", "dladm-show-phys.txt", "dladm-show-linkprop.txt",
+                 "ipadm-show-prop-tcp.txt"):
+        shutil.copy(CAPTURES / "t5-primary-tuned" / name, loose / name)
+    assert set(_results(_host(loose), "solaris10.soft-rings").values()) == {"unknown"}
+
+
+def test_a_key_given_twice_in_a_rule_pack_is_refused(tmp_path: Path) -> None:
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    pack = rules / "site.yaml"
+    pack.write_text("- id: site.twice\n  title: a rule\n  requires: [host.system]\n  requires: [host.vcpus]\n")
+    res = run_cli("review", str(CAPTURES / "t5-primary-tuned"), "--rules", str(rules), "-f", "json")
+    assert res.returncode == 2
+    assert res.stderr == f"advisor: {pack}:4: key 'requires' is given twice in one mapping; refused\n"
