@@ -270,3 +270,22 @@ def test_a_key_given_twice_in_a_rule_pack_is_refused(tmp_path: Path) -> None:
     res = run_cli("review", str(CAPTURES / "t5-primary-tuned"), "--rules", str(rules), "-f", "json")
     assert res.returncode == 2
     assert res.stderr == f"advisor: {pack}:4: key 'requires' is given twice in one mapping; refused\n"
+
+
+def test_a_channel_whose_handshake_has_not_completed_is_not_judged(tmp_path: Path) -> None:
+    """A guest stopped or at the ok prompt leaves its switch channel with a mode no
+    handshake settles on (0): it failed high as copy mode, blaming the guest's
+    software, and failed LSO with it."""
+    import re as _re
+
+    bundle = tmp_path / "t5-peer-down"
+    shutil.copytree(CAPTURES / "t5-primary-tuned", bundle)
+    kstat = bundle / "kstat-p.txt"
+    text = kstat.read_text()
+    text = _re.sub(r"(vsw:1:vswldc0x6:dring_mode\t)\d+", r"\g<1>0", text)
+    text = _re.sub(r"(vsw:1:vswldc0x6:lso_enabled\t)\d+", r"\g<1>0", text)
+    kstat.write_text(text)
+    host = _host(bundle)
+    assert _results(host, "ldoms.dring-mode")["ldc vsw:1:vswldc0x6"] == "not_applicable"
+    assert set(_results(host, "ldoms.lso").values()) == {"pass"}
+    assert host.findings == []
