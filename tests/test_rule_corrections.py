@@ -289,3 +289,22 @@ def test_a_channel_whose_handshake_has_not_completed_is_not_judged(tmp_path: Pat
     assert _results(host, "ldoms.dring-mode")["ldc vsw:1:vswldc0x6"] == "not_applicable"
     assert set(_results(host, "ldoms.lso").values()) == {"pass"}
     assert host.findings == []
+
+
+def test_inter_vnet_link_off_for_the_remote_relay_mode_is_not_judged(tmp_path: Path) -> None:
+    """vsw-relay-mode=remote sends guest-to-guest traffic through the external switch on
+    purpose and needs inter-vnet-link off (Oracle VM Server for SPARC 3.5 Administration
+    Guide, "Virtual Switch Relay Failure Cases"): it failed high, with a fix that undoes it."""
+    import re as _re
+
+    results = {}
+    for relay in ("", "|vsw-relay-mode=remote"):
+        bundle = tmp_path / f"t5{relay.replace('|', '-')}"
+        shutil.copytree(CAPTURES / "t5-primary-tuned", bundle)
+        listing = bundle / "ldm-list-l-p.txt"
+        text, n = _re.subn(r"(VSW\|name=primary-vsw0\|.*?)\|inter-vnet-link=\w+", rf"\1|inter-vnet-link=off{relay}",
+                           listing.read_text())
+        assert n == 1
+        listing.write_text(text)
+        results[relay] = _results(_host(bundle), "ldoms.inter-vnet-link")["vsw primary-vsw0"]
+    assert results == {"": "fail", "|vsw-relay-mode=remote": "not_applicable"}

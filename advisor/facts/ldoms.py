@@ -121,7 +121,8 @@ def _vds_volumes(d: LdmDomain) -> int:
 
 def _vswitch(r: Record, domain: str, file: str) -> VSwitch:
     vsw = VSwitch(name=r.get("name") or "?", domain=domain, net_dev=r.get("net-dev"),
-                  mtu=parse_int(r.get("mtu") or ""), inter_vnet_link=r.get("inter-vnet-link"), mode=r.get("mode"))
+                  mtu=parse_int(r.get("mtu") or ""), inter_vnet_link=r.get("inter-vnet-link"),
+                  relay_mode=r.get("vsw-relay-mode"), mode=r.get("mode"))
     for field in ("name", "net_dev", "mtu", "inter_vnet_link"):
         vsw.evidence[field] = _ev(file, r.line)
     m = re.fullmatch(r"switch@(\d+)", r.get("dev") or r.get("device") or "")

@@ -121,6 +121,7 @@ class VSwitch(Fact):
     net_dev: str | None = None
     mtu: int | None = None
     inter_vnet_link: str | None = None
+    relay_mode: str | None = None  # vsw-relay-mode (ldm 3.5): remote sends guest-to-guest traffic out on purpose
     mode: str | None = None
     vnet_count: int = 0
     vnet_domains: list[str] = []  # domains with a vnet on it (they restart for an MTU change)
