@@ -9,7 +9,7 @@ import re
 import shutil
 from pathlib import Path
 
-from conftest import CAPTURES, POLICIES, ROOT, review, run_cli
+from conftest import CAPTURES, POLICIES, review, run_cli
 
 TUNED = CAPTURES / "t5-primary-tuned"
 UNTUNED = CAPTURES / "t5-primary-untuned"
