@@ -308,3 +308,32 @@ def test_inter_vnet_link_off_for_the_remote_relay_mode_is_not_judged(tmp_path: P
         listing.write_text(text)
         results[relay] = _results(_host(bundle), "ldoms.inter-vnet-link")["vsw primary-vsw0"]
     assert results == {"": "fail", "|vsw-relay-mode=remote": "not_applicable"}
+
+
+def test_moving_a_guest_off_dom0s_cpus_never_puts_it_back_on_them(tmp_path: Path) -> None:
+    """The fix was `vcpu-pin ... all`, which lets the vCPU onto dom0's CPUs again (dom0
+    runs on 0-1 here, dom0_vcpus_pin). Now its CPUs without dom0's, run when that keeps
+    it on as many CPUs or fewer; more CPUs would grow a hard partition held for Oracle
+    licensing, so that step waits for that check."""
+    untuned = CAPTURES / "ovm-dom0-untuned"
+    steps = {}
+    for hard in ("1", "1-3"):
+        bundle = tmp_path / f"pin{hard}"
+        shutil.copytree(untuned, bundle)
+        listing = bundle / "xl-vcpu-list.txt"
+        text = listing.read_text()
+        old = "web1                                 7     0    1   -b-     412.3  1 / all"
+        assert old in text
+        listing.write_text(text.replace(old, old.replace("412.3  1 / all", f"412.3  {hard} / all")))
+        host = _host(bundle)
+        [step] = [s for s in _finding(host, "xen.dom0-overlap", "vcpu web1/0").steps]
+        steps[hard] = (step.command, step.check_first is None)
+    assert steps == {"1": ("xl vcpu-pin web1 0 2,3,4,5,6,7", False), "1-3": ("xl vcpu-pin web1 0 2,3", True)}
+
+
+def test_unpinning_guests_that_share_a_cpu_waits_for_the_licensing_check() -> None:
+    """Pinning is how Oracle VM keeps hard partitions for Oracle's CPU licensing: advisor
+    cannot see why the pins are there, and `all` also covers dom0's CPUs."""
+    host = _host(CAPTURES / "ovm-dom0-untuned")
+    steps = [s for f in host.findings if f.rule == "xen.shared-pcpu" for s in f.steps]
+    assert steps and all(s.check_first and "hard partitioning" in s.check_first for s in steps)

@@ -240,6 +240,8 @@ class XenVcpu(Fact):
     hard_cpus: list[int] | None = None  # None: every CPU, or not expandable
     pinned_cpu: int | None = None  # hard affinity is exactly one CPU
     overlaps_dom0: list[int] = []  # dom0-pinned CPUs this vCPU may run on
+    off_dom0: str | None = None  # when it overlaps: its CPUs without dom0's (all CPUs without them, if none are left)
+    off_dom0_grows: bool = False  # off_dom0 has more CPUs than it has now (a hard partition would grow)
 
 
 class PCpu(Fact):
