@@ -70,6 +70,27 @@ class ShapeError(ValueError):
         self.line = line
 
 
+class _Open:
+    """A collection still open while the events are walked."""
+
+    __slots__ = ("size", "anchor", "keys", "children")
+
+    def __init__(self, anchor: str | None, mapping: bool, size: int = 1):
+        self.size, self.anchor, self.children = size, anchor, 0  # size: the values it holds, itself counted
+        self.keys: set[str] | None = set() if mapping else None  # a mapping's plain keys so far
+
+    def child(self, scalar: Any, line: int) -> None:
+        """Counts a child; a mapping's plain key seen before is refused (quoted
+        keys and keys that are collections are not compared)."""
+        is_key = self.children % 2 == 0
+        self.children += 1
+        if self.keys is None or not is_key or scalar is None or not scalar.implicit[0] or scalar.value == "<<":
+            return
+        if scalar.value in self.keys:
+            raise ShapeError(f"key {scalar.value!r} is given twice in one mapping", line)
+        self.keys.add(scalar.value)
+
+
 def _check_shape(text: str) -> None:
     """Walks the YAML's events (libyaml's parser: no Python object is built)
     counting the values the document would hold once its aliases are expanded,
@@ -77,42 +98,31 @@ def _check_shape(text: str) -> None:
     silence, so a rule's second `requires:` dropped its first."""
     yaml = _yaml()
     sizes: dict[str, int] = {}
-    stack: list[list] = [[0, None, None, 0]]  # per open collection: values so far, its anchor, a mapping's keys, children
+    stack = [_Open(None, mapping=False, size=0)]  # the document
     for event in yaml.parse(text, Loader=safe_loader()):
         line = event.start_mark.line + 1 if event.start_mark else 0
         if isinstance(event, yaml.CollectionStartEvent):
-            _duplicate_key(stack[-1], None, line)
-            stack.append([1, event.anchor, set() if isinstance(event, yaml.MappingStartEvent) else None, 0])
+            stack[-1].child(None, line)
+            stack.append(_Open(event.anchor, isinstance(event, yaml.MappingStartEvent)))
             if len(stack) > MAX_DEPTH + 1:
                 raise ShapeError(f"nested more than {MAX_DEPTH} levels deep", line)
             continue
         if isinstance(event, yaml.CollectionEndEvent):
-            size, anchor = stack.pop()[:2]
+            closed = stack.pop()
+            size, anchor = closed.size, closed.anchor
         elif isinstance(event, yaml.ScalarEvent):
-            _duplicate_key(stack[-1], event, line)
+            stack[-1].child(event, line)
             size, anchor = 1, event.anchor
         elif isinstance(event, yaml.AliasEvent):
-            _duplicate_key(stack[-1], None, line)
+            stack[-1].child(None, line)
             size, anchor = sizes.get(event.anchor or "", 1), None
         else:
             continue
         if anchor:
             sizes[anchor] = size
-        stack[-1][0] += size
-        if stack[-1][0] > MAX_NODES or size > MAX_NODES:
+        stack[-1].size += size
+        if stack[-1].size > MAX_NODES or size > MAX_NODES:
             raise ShapeError(f"its aliases expand to more than {MAX_NODES:,} values", line)
-
-
-def _duplicate_key(parent: list, scalar: Any, line: int) -> None:
-    """Counts a child of `parent`; a mapping's plain key seen before is refused
-    (quoted keys and keys that are collections are not compared)."""
-    keys, child = parent[2], parent[3]
-    parent[3] = child + 1
-    if keys is None or child % 2 or scalar is None or not scalar.implicit[0] or scalar.value == "<<":
-        return
-    if scalar.value in keys:
-        raise ShapeError(f"key {scalar.value!r} is given twice in one mapping", line)
-    keys.add(scalar.value)
 
 
 def parse_yaml(text: str) -> Any:

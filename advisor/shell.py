@@ -15,7 +15,7 @@ _NUMBER = re.compile(r"-[0-9]+(\.[0-9]+)?")
 # option (`ldm stop -a` stops every domain). ldm names begin with a letter or a
 # digit; a capture naming a domain so is damaged or forged, and its steps are
 # held as comments, as every placeholder is.
-DASHED = "<a name that begins with a dash>"
+_DASHED = "<a name that begins with a dash>"
 
 
 def shell_word(text: str) -> str:
@@ -25,5 +25,5 @@ def shell_word(text: str) -> str:
     dash (not a negative number) is never placed: quoting does not keep a
     command from reading it as an option."""
     if text.startswith("-") and not _NUMBER.fullmatch(text):
-        return DASHED
+        return _DASHED
     return text if _SAFE.fullmatch(text) or _PLACEHOLDER.fullmatch(text) else shlex.quote(text)

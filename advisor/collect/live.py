@@ -22,7 +22,7 @@ import yaml
 
 from advisor import scratch
 from advisor.collect import allowlist
-from advisor.collect.ssh import CollectError, CommandTimeout, Session, SshOptions, KnownHosts, resolve
+from advisor.collect.ssh import CollectError, CommandTimeout, KnownHosts, Session, SshOptions, disk_error, resolve
 from advisor.collect.targets import Target
 from advisor.errors import InputError, brief
 
@@ -179,7 +179,7 @@ def _this_disk(alias: str) -> Iterator[None]:
     try:
         yield
     except OSError as exc:
-        raise CollectError(f"{alias}: cannot keep the output here ({exc.strerror or exc})") from None
+        raise disk_error(alias, exc) from None
 
 
 def _collect(target: Target, options: SshOptions, dest: Path, privilege: str | None,

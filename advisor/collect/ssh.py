@@ -230,6 +230,11 @@ class Session:
 MAX_STDERR_BYTES = 64 << 10  # a manifest keeps 2,000 characters of it
 
 
+def disk_error(alias: str, exc: OSError) -> CollectError:
+    """This machine's disk failing to keep a host's output (full, a file size limit): not the connection."""
+    return CollectError(f"{alias}: cannot keep the output here ({exc.strerror or exc})")
+
+
 def _read(chan: paramiko.Channel, limit: float, alias: str, grace: float, sink: Callable[[bytes], object],
           max_bytes: int) -> tuple[int | None, str]:
     """Reads until the exit status comes (or the channel closes). Once the output
@@ -258,7 +263,7 @@ def _read(chan: paramiko.Channel, limit: float, alias: str, grace: float, sink: 
                 try:
                     sink(data)
                 except OSError as exc:  # this machine's disk, not the connection
-                    raise CollectError(f"{alias}: cannot keep the output here ({exc.strerror or exc})") from None
+                    raise disk_error(alias, exc) from None
             elif data == b"":  # the output has ended: its exit status follows, or the channel closes
                 left = deadline - time.monotonic()
                 if not chan.status_event.wait(max(min(grace, left), 0)):

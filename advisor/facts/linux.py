@@ -72,8 +72,9 @@ def _xen(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> Non
                     hard_cpus=sorted(cpus) if cpus is not None else None,
                     pinned_cpu=next(iter(cpus)) if restricted and cpus and len(cpus) == 1 else None,
                     overlaps_dom0=sorted(cpus & dom0_pins) if restricted and cpus else [])
-        g.off_dom0 = _off_dom0(cpus, dom0_pins, nr) if g.overlaps_dom0 else None
-        g.off_dom0_grows = g.off_dom0 is not None and g.off_dom0.count(",") + 1 > len(cpus or ())
+        off = _off_dom0(cpus, dom0_pins, nr) if g.overlaps_dom0 else set()
+        g.off_dom0 = ",".join(str(c) for c in sorted(off)) or None
+        g.off_dom0_grows = len(off) > len(cpus or ())
         g.evidence["hard"] = g.evidence["pinned_cpu"] = g.evidence["overlaps_dom0"] = _ev(files, cid, v.line)
         guests.append(g)
         if g.pinned_cpu is not None and v.online:  # a parked vCPU does not compete for its CPU
@@ -180,11 +181,10 @@ def _pci_cards(functions: list, files: dict[str, str]) -> list[PciCard]:
     return sorted(cards.values(), key=lambda c: c.card)
 
 
-def _off_dom0(cpus: set[int] | None, dom0: set[int], nr: int | None) -> str | None:
-    """A vCPU's CPUs without dom0's, as xm and xl vcpu-pin take them (`2,3,5`);
-    when none are left, every CPU of the host without dom0's (None when the
-    host's CPU count is not known, or dom0 has them all)."""
+def _off_dom0(cpus: set[int] | None, dom0: set[int], nr: int | None) -> set[int]:
+    """A vCPU's CPUs without dom0's; when none are left, every CPU of the host
+    without dom0's (none when the host's CPU count is not known, or dom0 has them all)."""
     left = (cpus or set()) - dom0
     if not left and nr is not None:
         left = set(range(nr)) - dom0
-    return ",".join(str(c) for c in sorted(left)) or None
+    return left
