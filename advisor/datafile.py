@@ -128,8 +128,14 @@ def _check_shape(text: str) -> None:
 def parse_yaml(text: str) -> Any:
     """safe_load, with libyaml's safe loader where PyYAML has it, after
     _check_shape has refused what would be too big or too deep to build."""
-    _check_shape(text)
     yaml, loader_class = _yaml(), safe_loader()
+    try:
+        _check_shape(text)
+    except yaml.YAMLError as exc:  # libyaml's own depth limit, met first where its scanner reads ahead
+        mark = getattr(exc, "problem_mark", None)
+        if "nesting depth" not in str(getattr(exc, "problem", "")):
+            raise
+        raise ShapeError(f"nested more than {MAX_DEPTH} levels deep", mark.line + 1 if mark else 0) from None
     if loader_class is yaml.SafeLoader:
         return yaml.safe_load(text)
     loader = loader_class(text)  # yaml.CSafeLoader: the same safe constructor over libyaml's parser

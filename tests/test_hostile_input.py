@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from advisor import datafile
 from advisor.collect import safetar, sosreport
 from advisor.errors import InputError
 from conftest import CAPTURES, run_cli, run_cli_measured
@@ -284,6 +285,23 @@ def test_a_hostile_policy_is_refused_in_one_line(cli, tmp_path: Path, name: str,
     assert res.returncode == 2
     errors = _one_line_errors(res)
     assert len(errors) == 1 and said in errors[0] and str(policy) in errors[0], errors
+
+
+@pytest.mark.parametrize("text", ["a: " + "[" * 100_000 + "]" * 100_000 + "\n",
+                                  "a:\n" + "".join("  " * i + "- \n" for i in range(2_000))])
+def test_deep_nesting_is_refused_in_advisor_s_words_whichever_parser_meets_it_first(text: str) -> None:
+    """libyaml's scanner reads a flow collection ahead of the events advisor
+    counts, and refuses it at its own depth (1,000 in PyYAML 6.0.4) first."""
+    with pytest.raises(InputError, match=r"^policy.yaml:\d+: nested more than 64 levels deep; refused$"):
+        datafile.parse(text, InputError, "policy.yaml")
+
+
+def test_a_deeply_nested_plan_is_refused_in_advisor_s_words(cli, tmp_path: Path) -> None:
+    plan = tmp_path / "deep.yaml"
+    plan.write_text("format: advisor-plan/1\ndomains: " + "[" * 100_000 + "]" * 100_000 + "\n")
+    res = cli("gate", str(plan), "-f", "json", timeout=60)
+    errors = _one_line_errors(res)
+    assert res.returncode == 2 and "deep.yaml:2: nested more than 64 levels deep; refused" in errors[0], errors
 
 
 @pytest.mark.parametrize("where, text, said", [
