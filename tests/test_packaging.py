@@ -21,3 +21,36 @@ def test_installed_package_carries_its_rules() -> None:
     if package.parent != ROOT:  # installed, not imported from the checkout
         assert rules_dir == package / "rules"
     assert sorted(p.name for p in rules_dir.glob("*.yaml")) == ["hpux.yaml", "ldoms.yaml", "linux.yaml", "solaris.yaml", "sources.yaml", "xen.yaml"]
+
+
+def _pins() -> dict[str, str]:
+    from packaging.utils import canonicalize_name
+
+    lines = (ln.strip() for ln in (ROOT / "constraints.txt").read_text().splitlines())
+    return {canonicalize_name(name): version
+            for name, _, version in (ln.partition("==") for ln in lines if ln and not ln.startswith("#"))}
+
+
+def test_every_dependency_is_locked_to_a_version_its_range_admits() -> None:
+    """CI and the README install with `-c constraints.txt`: a dependency
+    missing from it would float to whatever the package index has that day."""
+    import tomllib
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    pins = _pins()
+    assert pins and all(v and v[0].isdigit() for v in pins.values()), pins
+    for text in project["dependencies"] + project["optional-dependencies"]["test"]:
+        req = Requirement(text)
+        name = canonicalize_name(req.name)
+        assert name in pins, f"{req.name} is not in constraints.txt"
+        assert req.specifier.contains(pins[name], prereleases=True), f"{req.name}=={pins[name]} is outside {req.specifier}"
+
+
+def test_the_readme_and_ci_install_from_the_lock() -> None:
+    readme = (ROOT / "README.md").read_text()
+    ci = (ROOT / ".ci" / "run").read_text()
+    installs = [ln for text in (readme, ci) for ln in text.splitlines() if "pip install" in ln]
+    assert installs and all("-c constraints.txt" in ln for ln in installs), installs
