@@ -39,6 +39,7 @@ class RulePackError(AdvisorError):
 
 
 EXCERPT = 60  # characters of an offending input line an error may quote
+MESSAGE = 4096  # characters of one error message, whatever it quotes (a path is at most 4,096 bytes)
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -62,6 +63,12 @@ def printable(text: str) -> str:
 def excerpt(text: str, limit: int = EXCERPT) -> str:
     """A short, printable quotation of input, long text cut with an ellipsis."""
     return printable(text[:limit]) + ("..." if len(text) > limit else "")
+
+
+def clipped(message: str) -> str:
+    """A message cut to MESSAGE characters before anything else reads it: one
+    that quotes a 1 MiB line must not cost what that line costs."""
+    return message if len(message) <= MESSAGE else message[:MESSAGE] + "..."
 
 
 def brief(exc: BaseException) -> str:

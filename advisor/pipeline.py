@@ -12,7 +12,7 @@ from advisor.changeplan import build as changeplan
 from advisor.engine import waivers
 from advisor.engine.evaluate import Engine
 from advisor.engine.model import Severity
-from advisor.errors import InputError, brief
+from advisor.errors import InputError, brief, clipped
 from advisor.facts.build import build
 from advisor.facts.models import HostFacts
 from advisor.report import score as scoring
@@ -71,7 +71,7 @@ def review_with_facts(capture: Capture, engine: Engine) -> tuple[HostReport, Hos
     built = build(capture)
     results, findings = engine.evaluate(built.facts)
     not_collected = [f"{m.command or m.command_id}: {m.reason}" for m in capture.missing.values()]
-    errors = [origins.locate(e, capture.origins) for e in capture.errors + built.errors]
+    errors = [origins.locate(clipped(e), capture.origins) for e in capture.errors + built.errors]
     for f in findings:
         f.evidence = [origins.locate_evidence(e, capture.origins) for e in f.evidence]
     findings.sort(key=lambda f: (-f.severity.rank, f.rule, f.subject))

@@ -8,7 +8,7 @@ from pathlib import Path
 _SNIFF_BYTES = 64 * 1024
 
 
-class _Pattern:
+class LazyPattern:
     """A pattern compiled when first tried: a file is known by one of the first
     few, and compiling all forty cost a review a few percent of its start."""
 
@@ -18,66 +18,71 @@ class _Pattern:
         self._args = args
         self._compiled: re.Pattern[str] | None = None
 
-    def search(self, text: str) -> re.Match[str] | None:
+    @property
+    def compiled(self) -> re.Pattern[str]:
         if self._compiled is None:
             self._compiled = re.compile(*self._args)  # type: ignore[call-overload]
-        return self._compiled.search(text)
+        return self._compiled
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self.compiled.search(text)
 
 
 _KSTAT = re.compile(r"^[A-Za-z_][\w.,-]*:\d+:[^:\t]*:\S[^\t]*?(?:\t|\s+)\S", re.M)
-_RULES: list[tuple[str, _Pattern]] = [
-    ("ldm-list-l-p", _Pattern(r"\AVERSION\s+\d+\.\d+\s*\n(?:.*\n)*?DOMAIN\|", re.M)),
-    ("ldm-list-l", _Pattern(r"^NAME\s+STATE\s+FLAGS\s+CONS\s+VCPU\s+MEMORY", re.M)),
-    ("ldm-version", _Pattern(r"Logical Domains? Manager \(v")),
-    ("virtinfo", _Pattern(r"^[ \t]*Domain role:|\A\s*VERSION\s+\d+\.\d+\s*\n\s*DOMAINROLE\|", re.M)),
-    ("psrinfo-pv", _Pattern(r"^The (?:\S+ )?physical processor has", re.M)),
-    ("pkg-entire", _Pattern(r"^[ \t]*Name:\s*(?:pkg://\w+/)?entire\s*$", re.M)),
-    ("pkg-entire", _Pattern(r"^[ \t]*(?:pkg://[\w.-]+/)?entire@[\d.]+(?:,[\d.]+)?-[\d.]+", re.M)),  # pkg list -v
-    ("pkg-entire", _Pattern(r"^[ \t]*NAME \(PUBLISHER\)[ \t]+VERSION[ \t]+IFO[ \t]*\n(?:.*\n)*?"  # pkg list
+_RULES: list[tuple[str, LazyPattern]] = [
+    ("ldm-list-l-p", LazyPattern(r"\AVERSION\s+\d+\.\d+\s*\n(?:.*\n)*?DOMAIN\|", re.M)),
+    ("ldm-list-l", LazyPattern(r"^NAME\s+STATE\s+FLAGS\s+CONS\s+VCPU\s+MEMORY", re.M)),
+    ("ldm-version", LazyPattern(r"Logical Domains? Manager \(v")),
+    ("virtinfo", LazyPattern(r"^[ \t]*Domain role:|\A\s*VERSION\s+\d+\.\d+\s*\n\s*DOMAINROLE\|", re.M)),
+    ("psrinfo-pv", LazyPattern(r"^The (?:\S+ )?physical processor has", re.M)),
+    ("pkg-entire", LazyPattern(r"^[ \t]*Name:\s*(?:pkg://\w+/)?entire\s*$", re.M)),
+    ("pkg-entire", LazyPattern(r"^[ \t]*(?:pkg://[\w.-]+/)?entire@[\d.]+(?:,[\d.]+)?-[\d.]+", re.M)),  # pkg list -v
+    ("pkg-entire", LazyPattern(r"^[ \t]*NAME \(PUBLISHER\)[ \t]+VERSION[ \t]+IFO[ \t]*\n(?:.*\n)*?"  # pkg list
                              r"[ \t]*entire(?:[ \t]+\([\w.-]+\))?[ \t]+[\d.]+-[\d.]+[ \t]", re.M)),
-    ("showrev-p", _Pattern(r"\A\s*Patch:\s*\d{6}-\d{2}")),
-    ("uname-a", _Pattern(r"\A\s*SunOS\s+\S+\s+5\.\d+\s")),
-    ("release", _Pattern(r"\A\s*(?:(?:Oracle\s+)?Solaris\s+\d+|OpenSolaris\s+20|OpenIndiana\s)")),
-    ("dladm-show-phys", _Pattern(r"^LINK\s+MEDIA\s+STATE\s+SPEED", re.M)),
-    ("dladm-show-dev", _Pattern(r"^\S+\s+link:\s*\S+\s+speed:\s*\d+\s*Mbps", re.M)),
-    ("dladm-show-linkprop", _Pattern(r"^LINK\s+PROPERTY\s+(?:PERM\s+)?VALUE", re.M)),
-    ("ipadm-show-prop-tcp", _Pattern(r"^PROTO\s+PROPERTY\s+PERM\s+CURRENT", re.M)),
-    ("ndd-tcp", _Pattern(r"\A\s*tcp_\w+\s*(?:=\s*)?\d+\s*$", re.M)),
-    ("etc-system", _Pattern(r"^[ \t]*set\s+(?:\w+:)?\w+\s*=", re.M)),
-    ("xl-vcpu-list", _Pattern(r"^[ \t]*Name\s+ID\s+VCPU\s+CPU\s+State\s+Time\(s\)\s+Affinity\s*\(Hard", re.M)),
-    ("xm-vcpu-list", _Pattern(r"^[ \t]*Name\s+ID\s+VCPUs?\s+CPU\s+State\s+Time\(s\)\s+CPU\s+Affinity", re.M)),
-    ("xl-list", _Pattern(r"^[ \t]*Name\s+ID\s+Mem(?:\(MiB\))?\s+VCPUs\s+State\s+Time\(s\)", re.M)),
+    ("showrev-p", LazyPattern(r"\A\s*Patch:\s*\d{6}-\d{2}")),
+    ("uname-a", LazyPattern(r"\A\s*SunOS\s+\S+\s+5\.\d+\s")),
+    ("release", LazyPattern(r"\A\s*(?:(?:Oracle\s+)?Solaris\s+\d+|OpenSolaris\s+20|OpenIndiana\s)")),
+    ("dladm-show-phys", LazyPattern(r"^LINK\s+MEDIA\s+STATE\s+SPEED", re.M)),
+    ("dladm-show-dev", LazyPattern(r"^\S+\s+link:\s*\S+\s+speed:\s*\d+\s*Mbps", re.M)),
+    ("dladm-show-linkprop", LazyPattern(r"^LINK\s+PROPERTY\s+(?:PERM\s+)?VALUE", re.M)),
+    ("ipadm-show-prop-tcp", LazyPattern(r"^PROTO\s+PROPERTY\s+PERM\s+CURRENT", re.M)),
+    ("ndd-tcp", LazyPattern(r"\A\s*tcp_\w+\s*(?:=\s*)?\d+\s*$", re.M)),
+    ("etc-system", LazyPattern(r"^[ \t]*set\s+(?:\w+:)?\w+\s*=", re.M)),
+    ("xl-vcpu-list", LazyPattern(r"^[ \t]*Name\s+ID\s+VCPU\s+CPU\s+State\s+Time\(s\)\s+Affinity\s*\(Hard", re.M)),
+    ("xm-vcpu-list", LazyPattern(r"^[ \t]*Name\s+ID\s+VCPUs?\s+CPU\s+State\s+Time\(s\)\s+CPU\s+Affinity", re.M)),
+    ("xl-list", LazyPattern(r"^[ \t]*Name\s+ID\s+Mem(?:\(MiB\))?\s+VCPUs\s+State\s+Time\(s\)", re.M)),
     # xl first shipped with Xen 4.0: Xen 3 and xend's own fields (system, sockets_per_node, xen_params) are xm's
-    ("xm-info", _Pattern(r"\A(?=(?:.*\n)*?[ \t]*(?:host|nr_cpus)[ \t]+:)"
+    ("xm-info", LazyPattern(r"\A(?=(?:.*\n)*?[ \t]*(?:host|nr_cpus)[ \t]+:)"
                            r"(?=(?:.*\n)*?[ \t]*(?:xen_major[ \t]+:[ \t]*[0-3][ \t]*$|(?:system|sockets_per_node|xen_params)[ \t]+:))",
                            re.M)),
-    ("xl-info", _Pattern(r"^[ \t]*(?:host|release|nr_cpus|xen_major)\s+:.*\n(?:.*\n)*?[ \t]*(?:nr_cpus|xen_major|xen_version)\s+:",
-                           re.M)),
-    ("brctl-show", _Pattern(r"\A\s*bridge name\s+bridge id\s+STP enabled", re.I)),
-    ("ip-link", _Pattern(r"\A\s*\d+:\s+[^:\s]+:\s+<[A-Z_,-]*>\s+mtu\s+\d+")),
-    ("sysctl-net", _Pattern(r"\A\s*net\.[\w.-]+\s*=", re.M)),
+    # the first line that may open the listing is taken once (atomic): a later one finds a subset of what follows it
+    ("xl-info", LazyPattern(r"\A(?>(?:.*\n)*?[ \t]*(?:host|release|nr_cpus|xen_major)[ \t]+:.*\n)"
+                            r"(?:.*\n)*?[ \t]*(?:nr_cpus|xen_major|xen_version)[ \t]+:")),
+    ("brctl-show", LazyPattern(r"\A\s*bridge name\s+bridge id\s+STP enabled", re.I)),
+    ("ip-link", LazyPattern(r"\A\s*\d+:\s+[^:\s]+:\s+<[A-Z_,-]*>\s+mtu\s+\d+")),
+    ("sysctl-net", LazyPattern(r"\A\s*net\.[\w.-]+\s*=", re.M)),
     # the whole `sysctl -a`: Linux's top-level names, in order, then net.*
-    ("sysctl-net", _Pattern(r"\A\s*(?:abi|crypto|debug|dev|fs|kernel|sunrpc|user|vm)\.[\w.-]+\s*=.*\n"
+    ("sysctl-net", LazyPattern(r"\A\s*(?:abi|crypto|debug|dev|fs|kernel|sunrpc|user|vm)\.[\w.-]+\s*=.*\n"
                              r"(?:.*\n)*?net\.[\w.-]+\s*=")),
-    ("lspci-vv", _Pattern(r"\A(?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]\s+[^:\n]+:", re.I)),
-    ("uname-a", _Pattern(r"\A\s*(?:Linux|HP-UX)\s+\S+\s+\S+")),
-    ("lanscan-v", _Pattern(r"\A\s*-{20,}\s*\nHardware Station")),
-    ("lanscan", _Pattern(r"\A\s*Hardware Station\s+Crd\s+Hdw")),
+    ("lspci-vv", LazyPattern(r"\A(?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]\s+[^:\n]+:", re.I)),
+    ("uname-a", LazyPattern(r"\A\s*(?:Linux|HP-UX)\s+\S+\s+\S+")),
+    ("lanscan-v", LazyPattern(r"\A\s*-{20,}\s*\nHardware Station")),
+    ("lanscan", LazyPattern(r"\A\s*Hardware Station\s+Crd\s+Hdw")),
     # `lanscan -q` alone: PPA numbers only, one interface a line; an aggregate's line
     # (lan900 and up) lists its members after it, and is what tells this from other numbers
-    ("lanscan", _Pattern(r"\A(?=(?>[ \t]*(?:\d+(?:[ \t]+\d+)*[ \t]*)?(?:\n|\Z))*+\Z)"  # numbers only
+    ("lanscan", LazyPattern(r"\A(?=(?>[ \t]*(?:\d+(?:[ \t]+\d+)*[ \t]*)?(?:\n|\Z))*+\Z)"  # numbers only
                           r"(?>[^\n]*\n)*?[ \t]*9\d\d(?:[ \t]+\d{1,3})+[ \t]*(?:\n|\Z)")),
-    ("nwmgr", _Pattern(r"^[ \t]*=+(?:[ \t]+=+){3,}[ \t]*\n[ \t]*[a-z]+\d+\s+\S+\s+0x[0-9A-Fa-f]+\s", re.M)),
-    ("release", _Pattern(r"^(?:NAME|PRETTY_NAME)=", re.M)),
-    ("plan", _Pattern(r"^format:\s*['\"]?advisor-plan/\d", re.M)),
-    ("ldm-list-constraints-x", _Pattern(r"\A\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*"
+    ("nwmgr", LazyPattern(r"^[ \t]*=+(?:[ \t]+=+){3,}[ \t]*\n[ \t]*[a-z]+\d+\s+\S+\s+0x[0-9A-Fa-f]+\s", re.M)),
+    ("release", LazyPattern(r"^(?:NAME|PRETTY_NAME)=", re.M)),
+    ("plan", LazyPattern(r"^format:\s*['\"]?advisor-plan/\d", re.M)),
+    ("ldm-list-constraints-x", LazyPattern(r"\A\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*+"  # possessive: comments never re-split
                                         r"(?:<!DOCTYPE\s+(?:\w+:)?(?:Envelope|LDM_interface)\b|<(?:\w+:)?(?:Envelope|LDM_interface)\b)", re.S)),
 ]
 
-_PER_INTERFACE: list[tuple[str, _Pattern]] = [
-    ("ethtool-k", _Pattern(r"^(?:Features|Offload parameters) for ([A-Za-z0-9_.:-]+):", re.M)),
-    ("ethtool-c", _Pattern(r"^Coalesce parameters for ([A-Za-z0-9_.:-]+):", re.M)),
-    ("nwmgr-attrs", _Pattern(r"\A\s*(lan\d+) current values\s*:?\s*$", re.M)),
+_PER_INTERFACE: list[tuple[str, LazyPattern]] = [
+    ("ethtool-k", LazyPattern(r"^(?:Features|Offload parameters) for ([A-Za-z0-9_.:-]+):", re.M)),
+    ("ethtool-c", LazyPattern(r"^Coalesce parameters for ([A-Za-z0-9_.:-]+):", re.M)),
+    ("nwmgr-attrs", LazyPattern(r"\A\s*(lan\d+) current values\s*:?\s*$", re.M)),
 ]
 
 

@@ -23,7 +23,7 @@ _ROW = re.compile(r"^(?P<path>\S+)\s+(?P<mac>0x[0-9A-Fa-f]{12})\s+(?P<card>\d+)\
                   r"(?P<name>lan\d+)(?:\s+(?P<snap>snap\d+))?\s+(?P<nmid>\d+)\s+(?P<type>\S+)\s+(?P<dlpi>\S+)\s+(?P<major>\d+)\s*$")
 _QUIET = re.compile(r"^\d+(?:\s+\d+)*$")
 FIRST_APA_PPA = 900  # APA aggregates and failover groups are lan900 and up
-_END_PROMPT = re.compile(r"^(?:\S+@\S+?|\[[^\]\n]*\][^#$\n]*|[\w.-]+(?::\S*)?)?[ \t]*[#$%>][ \t]*$")
+_END_PROMPT = re.compile(r"^(?:[^\s@]+@\S+?|\[[^\]\n]*\][^#$\n]*|[\w.-]+(?::\S*)?)?[ \t]*[#$%>][ \t]*$")
 
 
 def _lines(text: str) -> list[Line]:

@@ -25,8 +25,8 @@ def _on_off(value: object) -> object:
     return value.lower() if isinstance(value, str) else value
 
 
-_SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)B?\s*", re.I)
-_SPEED = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([MG]?)(?:b(?:it)?(?:/s|ps)?)?\s*", re.I)
+_SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*([KMGT]?)B?", re.I)
+_SPEED = re.compile(r"(\d+(?:\.\d+)?)\s*([MG]?)(?:b(?:it)?(?:/s|ps)?)?", re.I)
 _SPEED_UNITS = {"": 1, "M": 1, "G": 1000}
 
 
@@ -36,7 +36,7 @@ def _amount(value: object, pattern: re.Pattern[str], units: dict[str, int], exam
         raise ValueError(f"a value like {example}")
     if isinstance(value, int):
         return value
-    m = pattern.fullmatch(str(value))
+    m = pattern.fullmatch(str(value).strip())
     if not m:
         raise ValueError(f"{value!r} is not a value like {example}")
     return int(float(m.group(1)) * units[m.group(2).upper()])
