@@ -8,11 +8,24 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# CI draws the same examples every run (derandomize): its time cannot depend on
+# which inputs chance picks. A developer's longer, random fuzz run:
+#   HYPOTHESIS_PROFILE=fuzz ADVISOR_FUZZ_SCALE=20 pytest tests/test_fuzz_*.py
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+settings.register_profile("fuzz", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 CAPTURES = FIXTURES / "captures"
 POLICIES = FIXTURES / "policies"
+
+
+def examples(count: int) -> int:
+    """A property test's number of examples, times ADVISOR_FUZZ_SCALE (1 in CI)."""
+    return count * max(1, int(os.environ.get("ADVISOR_FUZZ_SCALE", "1")))
 
 
 def review(*paths: Path | str, policy: Path | None = None):

@@ -21,7 +21,7 @@ from advisor.engine import cel_env, evaluate, packs, policy
 from advisor.errors import ParseError
 from advisor.facts import kstat_facts
 from advisor.parsers import kstat
-from conftest import CAPTURES, run_cli
+from conftest import CAPTURES, examples, run_cli
 
 
 def _report(capture_dir: Path) -> dict:
@@ -98,7 +98,7 @@ def _fast(path: Path):
         return ("error", str(exc), exc.line)
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(lines=st.lists(_line(), max_size=40), ending=st.sampled_from(["\n", "\r\n", "\r"]),
        last_newline=st.booleans(), chunk=st.sampled_from([16, 64, 1 << 20]))
 def test_the_kstat_search_reads_what_reading_every_line_reads(lines, ending, last_newline, chunk, tmp_path,

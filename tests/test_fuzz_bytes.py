@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from advisor.commands.output import FORMATS
 from advisor.commands.review import run_review
-from conftest import CAPTURES
+from conftest import CAPTURES, examples
 
 BUNDLES = sorted(p.name for p in CAPTURES.iterdir() if p.is_dir())
 _NUMBER = re.compile(rb"\d+")
@@ -50,7 +50,7 @@ def scratch():
         yield Path(tmp)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                  HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_a_damaged_capture_is_reported_in_every_format(scratch: Path, capsys, data: st.DataObject) -> None:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from advisor.collect.capture import RawOutput
 from advisor.errors import ParseError
 from advisor.parsers import PARSERS, driver_conf, kstat
-from conftest import FIXTURES
+from conftest import FIXTURES, examples
 
 SAMPLES = {p.parent.name: p.read_text() for p in sorted((FIXTURES / "parsers").glob("*/*")) if p.is_file()}
 COMMANDS = sorted(set(PARSERS) | {"kstat-p", "driver-nxge"})
@@ -66,7 +66,7 @@ def mutate(text: str, data: st.DataObject) -> str:
     return "".join(lines)
 
 
-FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @pytest.mark.parametrize("command_id", COMMANDS)
@@ -110,7 +110,7 @@ def test_raw_output_reads_undecodable_bytes(tmp_path: Path) -> None:
 # built from it.
 REWORKED = ("ethtool-k", "lspci-vv", "lanscan", "lanscan-v")
 REWORKED_SAMPLES = sorted(p for c in REWORKED for p in (FIXTURES / "parsers" / c).glob("*") if p.is_file())
-FEW = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FEW = settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _facts_from(command_id: str, text: str) -> None:

@@ -13,7 +13,7 @@ from advisor.collect.offline import Loader
 from advisor.engine import packs
 from advisor.engine.evaluate import Engine
 from advisor.pipeline import review_capture
-from conftest import CAPTURES
+from conftest import CAPTURES, examples
 from test_fuzz_parsers import mutate
 
 ENGINE = Engine(packs.load())
@@ -22,7 +22,7 @@ BUNDLES = ["t5-primary-untuned", "t5-primary-tuned", "s11-guest-untuned", "s10-g
            "hpux-rp4440-tuned", "hpux-rx6600-lanscan-v", "linux-82599-5gts-x4"]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_mutated_bundle_is_reviewed_without_crashing(data: st.DataObject) -> None:
     source = CAPTURES / data.draw(st.sampled_from(BUNDLES))

@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from advisor.collect import pax_headers
-from conftest import CAPTURES, ROOT, run_cli
+from conftest import CAPTURES, ROOT, examples, run_cli
 
 BUNDLE = CAPTURES / "t5-primary-untuned"
 
@@ -135,7 +135,7 @@ def test_a_record_that_is_not_whole_is_refused(buf: bytes) -> None:
         pax_headers.check(buf)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.binary(max_size=2048))
 def test_the_check_never_fails_otherwise_on_any_bytes(buf: bytes) -> None:
     try:
@@ -147,7 +147,7 @@ def test_the_check_never_fails_otherwise_on_any_bytes(buf: bytes) -> None:
 _TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), min_size=1, max_size=40)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.dictionaries(_TEXT.filter(lambda k: "=" not in k), _TEXT, min_size=1, max_size=6))
 def test_every_header_tarfile_writes_is_whole(headers: dict[str, str]) -> None:
     raw = io.BytesIO()

@@ -12,7 +12,7 @@ import jsonschema
 
 import pytest
 
-from conftest import CAPTURES, run_cli
+from conftest import CAPTURES, examples, run_cli
 
 UNTUNED, TUNED = CAPTURES / "t5-primary-untuned", CAPTURES / "t5-primary-tuned"
 
@@ -236,7 +236,7 @@ _WORDS = st.lists(st.sampled_from(["ldm", "set-vsw", "mtu=9000", "primary-vsw0",
 # expanded text into that narrow column; the hand layout expands tabs first.
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(rows=st.lists(st.tuples(st.sampled_from(["", "fix", "effect", "detected", "source", "P1-3", "日本"]), _WORDS),
                      min_size=1, max_size=4),
        width=st.integers(min_value=20, max_value=200))
@@ -266,7 +266,7 @@ def test_label_and_value_blocks_read_as_a_rich_grid_would_lay_them_out(rows, wid
     assert [line.rstrip() for line in out.lines] == [line.rstrip() for line in reference.getvalue().splitlines()]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(text=_WORDS, width=st.integers(min_value=2, max_value=120))
 def test_wrapping_keeps_words_whole_where_they_fit_as_rich_does(text, width) -> None:
     """From two columns up (at one, rich drops a wide character that cannot fit; advisor shows it)."""
@@ -279,7 +279,7 @@ def test_wrapping_keeps_words_whole_where_they_fit_as_rich_does(text, width) -> 
     assert wrap(text, width) == [line.plain.rstrip() for line in lines]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(spans=st.lists(st.tuples(st.lists(st.sampled_from(["a", "ldm", " ", "\t", "\n", "日本", "x" * 30])).map("".join),
                                 st.sampled_from(["", "bold", "dim", "bold white on red", "yellow"])),
                       min_size=1, max_size=4),

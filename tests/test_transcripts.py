@@ -9,7 +9,7 @@ import pytest
 
 from advisor.collect.command_line import identify_command
 from advisor.collect.commands import COMMANDS
-from conftest import CAPTURES, review, run_cli
+from conftest import CAPTURES, examples, review, run_cli
 
 BUNDLES = sorted(p for p in CAPTURES.iterdir() if p.is_dir() and not p.name.startswith("sosreport"))
 
@@ -203,7 +203,7 @@ _PIECES = st.sampled_from(["primary# ", "# ", "$ ", "> ", "| ", "\r", "\x1b[1m",
                            "vnet:0:vnetldc0x0:dring_mode\t1", "Logical Domains Manager (v 3.0)", "Script started on"])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.one_of(_PIECES, st.text(max_size=20)), max_size=40))
 def test_splitting_never_raises_on_arbitrary_text(parts: list[str]) -> None:
     from advisor.collect import transcript
@@ -216,13 +216,13 @@ def test_splitting_never_raises_on_arbitrary_text(parts: list[str]) -> None:
             assert all(ln.number >= seg.prompt_line for ln in seg.lines)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(max_size=80))
 def test_command_lines_never_raise(line: str) -> None:
     identify_command(line)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.data())
 def test_a_mutated_pasted_session_never_raises(tmp_path_factory, data) -> None:
     """Lines dropped, duplicated, quoted or cut anywhere in a real session: one
