@@ -30,6 +30,8 @@ from conftest import CAPTURES, ROOT, comparable, run_cli
 from sshd_harness import Sshd, env_user
 from test_collector_script import _stub_host
 
+pytestmark = pytest.mark.slow  # Ansible playbooks against stub hosts
+
 BIN = Path(sys.executable).parent
 COLLECTION = ROOT / "ansible"
 FILES = COLLECTION / "roles" / "advisor" / "files"

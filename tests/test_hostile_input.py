@@ -180,6 +180,7 @@ def _bomb(path: Path, members: list[tuple[str, int]], compress, kind: bytes = ta
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("suffix, compress", [(".tar.gz", gzip.compress), (".tar.xz", lzma.compress)])
 def test_an_archive_bomb_is_refused_before_it_is_written(cli, tmp_path: Path, suffix: str, compress) -> None:
     bomb = _bomb(tmp_path / f"bomb{suffix}", [("b/uname-a.txt", 3 << 30)], compress)
@@ -192,6 +193,7 @@ def test_an_archive_bomb_is_refused_before_it_is_written(cli, tmp_path: Path, su
     assert json.loads(res.stdout)["hosts"][0]["host"] == BUNDLE.name  # the other input is still reported
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind, size, said", [
     (tarfile.GNUTYPE_LONGNAME, 3 << 29, "a member's name or extended header is 1,610,612,736 bytes; refused"),
     (tarfile.XHDTYPE, 3 << 29, "a member's name or extended header is 1,610,612,736 bytes; refused"),
@@ -209,6 +211,7 @@ def test_headers_and_skipped_members_cannot_exhaust_memory_or_time(tmp_path: Pat
     assert json.loads(res.stdout)["hosts"][0]["host"] == BUNDLE.name
 
 
+@pytest.mark.slow
 def test_many_long_names_in_skipped_members_cannot_exhaust_memory(tmp_path: Path) -> None:
     """tarfile keeps every member it passes, with its name: 400 names of 700 KiB in
     the parts of a sosreport advisor skips took a 1.3 MB archive to 326 MB."""
@@ -226,6 +229,7 @@ def test_many_long_names_in_skipped_members_cannot_exhaust_memory(tmp_path: Path
     assert json.loads(res.stdout)["hosts"][0]["host"] == BUNDLE.name
 
 
+@pytest.mark.slow
 def test_an_archive_of_too_many_members_is_refused(cli, tmp_path: Path) -> None:
     folder = tarfile.TarInfo("d")
     folder.type = tarfile.DIRTYPE

@@ -5,8 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from browser import Page
 from conftest import CAPTURES, run_cli
+
+pytestmark = pytest.mark.slow  # headless Chromium
 
 
 def test_the_html_report_renders_sorted_charted_and_within_1280_px(tmp_path: Path) -> None:

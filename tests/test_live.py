@@ -19,6 +19,8 @@ from advisor.collect.targets import Target
 from conftest import CAPTURES, comparable, run_cli
 from sshd_harness import Sshd, keygen, ssh_config
 
+pytestmark = pytest.mark.slow  # a real OpenSSH server and paramiko hosts
+
 if not Path("/usr/sbin/sshd").exists() and not shutil.which("sshd"):
     raise RuntimeError("the SSH tests need an OpenSSH server: run sh tests/install-deps.sh")
 

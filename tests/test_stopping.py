@@ -17,6 +17,8 @@ import pytest
 
 from conftest import CAPTURES, _entry_point, _env
 
+pytestmark = pytest.mark.slow  # processes stopped mid-run
+
 UNTUNED = CAPTURES / "t5-primary-untuned"
 
 
