@@ -9,7 +9,7 @@ import pytest
 from advisor.collect.capture import Capture, RawOutput
 from advisor.errors import ParseError
 from advisor.facts.build import build
-from advisor.parsers import ldm_list, ldm_parseable
+from advisor.parsers import ldm_devices, ldm_list, ldm_parseable
 from advisor.parsers.solaris_info import parse_ldm_version
 from conftest import CAPTURES, FIXTURES
 
@@ -103,3 +103,27 @@ def test_a_vsw_section_in_a_layout_not_known_is_refused_not_read_as_empty() -> N
                                          r"\('NAME MACADDRESS NET-DEV DVID\|PVID\|VIDs'\)") as err:
         ldm_list.parse(head + vsw.replace("\nDEVICE ", "\n            DEVICE "))
     assert err.value.line == 5
+
+
+def _published(name: str) -> str:
+    return (REAL / "ldm-list-devices" / name).read_text().split("\n---\n", 1)[1]
+
+
+def test_list_devices_counts_free_whole_cores_and_unbound_memory() -> None:
+    annotated = ldm_devices.parse(_published("unidentified-react-ldoms-page-ls-devices-a-annotated.txt"))
+    # three cores at 100 %FREE; the 28G row is unbound (the author's "----Free Memory" note is not a domain)
+    assert (annotated.free_cores, annotated.free_memory_bytes, annotated.free_vcpus) == (3, 28 << 30, 24)
+    bound = ldm_devices.parse(_published("unidentified-react-ldoms-page-list-devices-a-all-bound.txt"))
+    assert (bound.free_cores, bound.free_memory_bytes) == (0, 0)
+    free_only = ldm_devices.parse(_published("oracle-ldoms13-admin-list-available-memory.txt"))  # no BOUND column
+    assert (free_only.free_cores, free_only.free_memory_bytes) == (None, 2848 << 20)
+    parseable = ldm_devices.parse(_published("unidentified-ldom-discovery-docstring-list-devices-a-p-memory-v16.txt"))
+    assert parseable.free_memory_bytes == 0 and parseable.memory_line == 3
+    vcpus = ldm_devices.parse(_published("oracle-ldoms13-admin-pm-list-devices-a-p-cpu-cut.txt"))
+    assert (vcpus.free_cores, vcpus.free_vcpus) == (None, 3)  # 1.x lists vCPUs only: whole cores unknown
+    assert ldm_devices.parse("VERSION 1.6\nMEMORY\n|pa=0x0|size=268435456|bound=\n").free_memory_bytes == 256 << 20
+
+
+def test_list_devices_without_its_sections_is_refused() -> None:
+    with pytest.raises(ParseError, match="no CORE, VCPU or MEMORY section"):
+        ldm_devices.parse("NAME STATE\nprimary active\n")

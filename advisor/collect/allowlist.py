@@ -55,6 +55,7 @@ SOLARIS: tuple[Command, ...] = (
     Command("showrev-p", "showrev -p"),
     Command("ldm-version", "ldm -V"),
     Command("ldm-list-l-p", "ldm list -l -p"),
+    Command("ldm-list-devices", "ldm list-devices -a"),
     Command("dladm-show-phys", "dladm show-phys"),
     Command("dladm-show-dev", "dladm show-dev"),
     Command("dladm-show-linkprop", "dladm show-linkprop -c -o link,property,perm,value,effective,default,possible",

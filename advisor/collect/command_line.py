@@ -86,6 +86,8 @@ def _ldm(args: list[str]) -> tuple[str | None, str | None]:
         return ("ldm-list-l-p" if "-p" in flags else "ldm-list-l"), domain
     if sub in ("list-constraints", "ls-constraints") and "-x" in flags:
         return "ldm-list-constraints-x", None
+    if sub in ("list-devices", "ls-devices"):  # -a, -p and a resource type (core, cpu, memory) all read alike
+        return "ldm-list-devices", None
     return None, None
 
 

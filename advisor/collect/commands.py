@@ -15,6 +15,7 @@ COMMANDS: dict[str, str] = {
     "ldm-version": "ldm -V",
     "ldm-list-l": "ldm list -l",
     "ldm-list-l-p": "ldm list -l -p",
+    "ldm-list-devices": "ldm list-devices -a",
     "ldm-list-bindings-e": "ldm list-bindings -e",
     "ldm-list-constraints-x": "ldm list-constraints -x",
     "plan": "a planned configuration (advisor-plan/1 YAML)",

@@ -33,6 +33,8 @@ _RULES: list[tuple[str, LazyPattern]] = [
     ("ldm-list-l-p", LazyPattern(r"\AVERSION\s+\d+\.\d+\s*\n(?:.*\n)*?DOMAIN\|", re.M)),
     ("ldm-list-l", LazyPattern(r"^NAME\s+STATE\s+FLAGS\s+CONS\s+VCPU\s+MEMORY", re.M)),
     ("ldm-version", LazyPattern(r"Logical Domains? Manager \(v")),
+    ("ldm-list-devices", LazyPattern(r"^(?:CORE|VCPU)[ \t]*\n[ \t]*(?:ID[ \t]+%FREE[ \t]+CPUSET|PID[ \t]+%FREE\b|\|(?:c|p)id=\d+\|free=)"
+                                     r"|^MEMORY[ \t]*\n(?:[ \t]*PA[ \t]+SIZE\b|\|pa=0x[0-9a-f]+\|size=\d+)", re.M)),
     ("virtinfo", LazyPattern(r"^[ \t]*Domain role:|\A\s*VERSION\s+\d+\.\d+\s*\n\s*DOMAINROLE\|", re.M)),
     ("psrinfo-pv", LazyPattern(r"^The (?:\S+ )?physical processor has", re.M)),
     ("pkg-entire", LazyPattern(r"^[ \t]*Name:\s*(?:pkg://\w+/)?entire\s*$", re.M)),

@@ -146,6 +146,13 @@ def _identity(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -
     if (v := parsed.get("ldm-version")) is not None:
         facts.ldm_version = v.version.value
         facts.evidence["ldm_version"] = _ev(files, "ldm-version", v.version.line)
+    if (dv := parsed.get("ldm-list-devices")) is not None:
+        facts.free_cores = dv.free_cores
+        if dv.core_line is not None:
+            facts.evidence["free_cores"] = _ev(files, "ldm-list-devices", dv.core_line)
+        if dv.free_memory_bytes is not None:
+            facts.free_memory_gb = dv.free_memory_bytes / (1 << 30)
+            facts.evidence["free_memory_gb"] = _ev(files, "ldm-list-devices", dv.memory_line or 1)
     if (vi := parsed.get("virtinfo")) is not None:
         facts.platform = "solaris"
         facts.roles = sorted(vi.roles)
@@ -158,14 +165,14 @@ def _identity(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -
         facts.vcpus, facts.threads_per_core, facts.cpu_model = ps.vcpus, ps.threads_per_core, ps.model
         facts.evidence["vcpus"] = facts.evidence["cpu_model"] = _ev(files, "psrinfo-pv", ps.line)
     if facts.platform == "unknown" and ({"kstat-p", "etc-system", "dladm-show-phys", "ldm-list-l", "ldm-list-l-p",
-                                         "ldm-version"} & parsed.keys()):
+                                         "ldm-version", "ldm-list-devices"} & parsed.keys()):
         facts.platform = "solaris"
     if facts.platform == "unknown" and ({"lanscan", "lanscan-v", "nwmgr"} & parsed.keys()):
         facts.platform = "hpux"
     linux_only = {"xl-vcpu-list", "xm-vcpu-list", "xl-info", "xm-info", "brctl-show", "ip-link", "sysctl-net", "lspci-vv"}
     if facts.platform == "unknown" and (linux_only & parsed.keys() or any(k.startswith("ethtool-") for k in parsed)):
         facts.platform = "linux"
-    if facts.is_control_domain is None and ({"ldm-list-l", "ldm-list-l-p", "ldm-version"} & parsed.keys()):
+    if facts.is_control_domain is None and ({"ldm-list-l", "ldm-list-l-p", "ldm-version", "ldm-list-devices"} & parsed.keys()):
         facts.is_control_domain = True
 
 

@@ -299,6 +299,8 @@ class HostFacts(Fact):
     sru: int | None = None
     arch: str | None = None  # "sparc" or "x86"
     ldm_version: str | None = None
+    free_cores: int | None = None  # whole cores no domain holds (ldm list-devices); None: not collected
+    free_memory_gb: float | None = None  # memory no domain holds (ldm list-devices)
     roles: list[str] | None = None  # virtinfo roles of the captured domain
     ldom_name: str | None = None  # its name in `ldm list` (virtinfo "Domain name")
     control_host: str | None = None  # the control domain's host name (virtinfo "Control domain")

@@ -50,6 +50,7 @@ PARSERS: dict[str, Parser] = {
     "ldm-version": _text("solaris_info", "parse_ldm_version"),
     "ldm-list-l": _text("ldm_list", "parse"),
     "ldm-list-l-p": _text("ldm_parseable", "parse"),
+    "ldm-list-devices": _text("ldm_devices", "parse"),
     "dladm-show-phys": _text("dladm", "parse_show_phys"),
     "dladm-show-dev": _text("dladm", "parse_show_phys"),
     "dladm-show-linkprop": _linkprop,

@@ -40,6 +40,7 @@ case "$tool $*" in
 "showrev -p") serve showrev-p.txt ;;
 "ldm -V") serve ldm-version.txt ;;
 "ldm list -l -p") serve ldm-list-l-p.txt ;;
+"ldm list-devices -a") serve ldm-list-devices.txt ;;
 "dladm show-phys") serve dladm-show-phys.txt ;;
 "dladm show-dev") serve dladm-show-dev.txt ;;
 "dladm show-linkprop -c -o "*)

@@ -128,6 +128,7 @@ run pkg-entire pkg-entire.txt 'pkg info entire' 'pkg info entire'
 run showrev-p showrev-p.txt 'showrev -p' 'showrev -p'
 run ldm-version ldm-version.txt 'pfexec ldm -V' 'pfexec ldm -V'
 run ldm-list-l-p ldm-list-l-p.txt 'pfexec ldm list -l -p' 'pfexec ldm list -l -p'
+run ldm-list-devices ldm-list-devices.txt 'pfexec ldm list-devices -a' 'pfexec ldm list-devices -a'
 run dladm-show-phys dladm-show-phys.txt 'dladm show-phys' 'dladm show-phys'
 run dladm-show-dev dladm-show-dev.txt 'dladm show-dev' 'dladm show-dev'
 run dladm-show-linkprop dladm-show-linkprop.txt 'dladm show-linkprop -c -o link,property,perm,value,effective,default,possible' 'dladm show-linkprop -c -o link,property,perm,value,effective,default,possible' 'dladm show-linkprop' 'dladm show-linkprop' dladm-show-linkprop.txt dladm-show-linkprop

@@ -128,6 +128,7 @@ run pkg-entire pkg-entire.txt 'pkg info entire' 'pkg info entire'
 run showrev-p showrev-p.txt 'showrev -p' 'showrev -p'
 run ldm-version ldm-version.txt 'sudo -n ldm -V' 'sudo -n ldm -V'
 run ldm-list-l-p ldm-list-l-p.txt 'sudo -n ldm list -l -p' 'sudo -n ldm list -l -p'
+run ldm-list-devices ldm-list-devices.txt 'sudo -n ldm list-devices -a' 'sudo -n ldm list-devices -a'
 run dladm-show-phys dladm-show-phys.txt 'dladm show-phys' 'dladm show-phys'
 run dladm-show-dev dladm-show-dev.txt 'dladm show-dev' 'dladm show-dev'
 run dladm-show-linkprop dladm-show-linkprop.txt 'dladm show-linkprop -c -o link,property,perm,value,effective,default,possible' 'dladm show-linkprop -c -o link,property,perm,value,effective,default,possible' 'dladm show-linkprop' 'dladm show-linkprop' dladm-show-linkprop.txt dladm-show-linkprop

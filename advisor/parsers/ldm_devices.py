@@ -1,0 +1,99 @@
+"""`ldm list-devices -a` (or `ldm ls-devices`, with or without -a, text or -p):
+what the machine has free for a plan that adds cores or memory to a domain.
+
+Text form (Logical Domains 1.2 and 1.3 Administration Guides, "List Devices";
+Oracle VM Server for SPARC 2.0 on Solaris 10): a section keyword alone on a
+line (CORE, VCPU, MAU, MEMORY, IO ...), a header, rows, a blank line.
+  CORE    ID %FREE CPUSET            a core is free when %FREE is 100
+  MEMORY  PA SIZE [BOUND]            with -a, a block is free when BOUND is empty;
+                                     without -a only free blocks are listed
+Parseable form (-p): `VERSION 1.n`, the section keyword alone, then
+`|key=value|...` rows: `|pid=8|free=100|pm=` (VCPU) and
+`|pa=0x...|size=BYTES|bound=NAME` (MEMORY), as the 1.3 guide and published
+samples print them. A CORE row's keys in -p are INFERRED from the VCPU rows
+(`free=`); no published sample of that section was found.
+Releases before CORE existed (Logical Domains 1.x) list vCPUs only: their free
+whole cores are not known here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from advisor.errors import ParseError
+from advisor.parsers.text import numbered, parse_size
+
+_SECTION = re.compile(r"^\s*([A-Z][A-Z0-9_]*)\s*$")
+_NAME = re.compile(r"^[A-Za-z0-9_][\w.+#:;~()-]*$")  # a domain name, or _sys_; annotations start otherwise
+
+
+@dataclass
+class Devices:
+    free_cores: int | None  # cores with every strand free; None without a CORE section
+    free_memory_bytes: int | None  # None without a MEMORY section
+    free_vcpus: int | None = None  # None without a VCPU section
+    core_line: int | None = None
+    memory_line: int | None = None
+
+
+def parse(text: str) -> Devices:
+    devices = Devices(None, None)
+    section, header = None, None
+    for ln in numbered(text):
+        stripped = ln.text.strip()
+        if m := _SECTION.match(ln.text):
+            section, header = m.group(1), None
+            continue
+        if not stripped:
+            if header is not None:  # a text table ends at a blank line
+                section, header = None, None
+            continue
+        if section is None:
+            continue
+        if stripped.startswith("|"):
+            _parseable_row(devices, section, dict(f.split("=", 1) for f in stripped.split("|") if "=" in f), ln.number)
+        elif header is None:
+            header = stripped.split()
+        else:
+            _text_row(devices, section, header, stripped.split(), ln.number)
+    if devices.free_cores is None and devices.free_memory_bytes is None and devices.free_vcpus is None:
+        raise ParseError("no CORE, VCPU or MEMORY section of ldm list-devices")
+    return devices
+
+
+def _add_core(devices: Devices, free: str | None, line: int) -> None:
+    devices.free_cores = (devices.free_cores or 0) + (1 if free == "100" else 0)
+    devices.core_line = devices.core_line or line
+
+
+def _add_memory(devices: Devices, size: int | None, bound: str | None, line: int) -> None:
+    if size is None:
+        raise ParseError("not a memory size in a MEMORY row of ldm list-devices", line=line)
+    devices.free_memory_bytes = (devices.free_memory_bytes or 0) + (0 if bound else size)
+    devices.memory_line = devices.memory_line or line
+
+
+def _add_vcpu(devices: Devices, free: str | None) -> None:
+    devices.free_vcpus = (devices.free_vcpus or 0) + (1 if free == "100" else 0)
+
+
+def _text_row(devices: Devices, section: str, header: list[str], cells: list[str], line: int) -> None:
+    if section == "CORE" and "%FREE" in header and len(cells) > header.index("%FREE"):
+        _add_core(devices, cells[header.index("%FREE")], line)
+    elif section == "VCPU" and "%FREE" in header and len(cells) > header.index("%FREE"):
+        _add_vcpu(devices, cells[header.index("%FREE")])
+    elif section == "MEMORY" and "SIZE" in header and len(cells) > header.index("SIZE"):
+        at = header.index("BOUND") if "BOUND" in header else None
+        bound = cells[at] if at is not None and len(cells) > at and _NAME.match(cells[at]) else None
+        _add_memory(devices, parse_size(cells[header.index("SIZE")]), bound, line)
+
+
+def _parseable_row(devices: Devices, section: str, fields: dict[str, str], line: int) -> None:
+    if section == "CORE" and "free" in fields:
+        _add_core(devices, fields["free"], line)
+    elif section == "VCPU" and "free" in fields:
+        _add_vcpu(devices, fields["free"])
+    elif section == "MEMORY" and "size" in fields:
+        size = int(fields["size"]) if fields["size"].isdigit() and len(fields["size"]) < 20 else None
+        _add_memory(devices, size, fields.get("bound") or None, line)
