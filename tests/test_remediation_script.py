@@ -38,16 +38,19 @@ def _standin(tmp_path: Path, capture: Path) -> tuple[dict[str, str], Path]:
     with Loader() as loader:
         [cap] = loader.load(capture)
     facts = build(cap).facts
-    domains = {d.name: {"state": d.state or "active", "cores": d.whole_cores,
+    domains = {d.name: {"state": d.state or "active", "cores": d.whole_cores, "memory_gb": d.memory_gb,
+                        "whole_core": d.whole_core_constraint is True,
                         "max_cores": int(d.max_cores) if d.max_cores and d.max_cores.isdigit() else None}
                for d in facts.domains or []}
     control = next((d.name for d in facts.domains or [] if d.is_control), "primary")
     domains.setdefault(control, {"state": "active", "cores": None, "max_cores": None})
     if facts.ldom_name:
         domains.setdefault(facts.ldom_name, {"state": "active", "cores": None, "max_cores": None})
-    vsws = {v.name: {"domain": v.domain, "mtu": v.mtu or 1500} for v in facts.vswitches or []}
+    vsws = {v.name: {"domain": v.domain, "mtu": v.mtu or 1500, "vnet_domains": v.vnet_domains}
+            for v in facts.vswitches or []}
     state = tmp_path / "state.json"
     state.write_text(json.dumps({"control": control, "reconf": False, "domains": domains, "vsws": vsws,
+                                 "free_cores": facts.free_cores, "free_memory_gb": facts.free_memory_gb,
                                  "log": [], "reboots": [], "spconfigs": [], "node": facts.nodename,
                                  "control_node": facts.control_host}))
     bin_dir = tmp_path / "bin"
@@ -142,13 +145,17 @@ def test_the_untuned_control_domain_plan_order(tmp_path: Path) -> None:
     reconf = log.index("ldm start-reconf primary")
     reboot = log.index("shutdown -y -g0 -i6")
     assert live < reconf < log.index("ldm set-domain extended-mapin-space=on primary") < reboot
-    assert reconf < log.index("ldm set-core 4 primary") < reboot
-    assert reconf < log.index("ldm set-vsw mtu=1500 primary-vsw1") < reboot
-    for guest in ("db1", "ldg1", "ldg2"):
-        assert log.count(f"ldm stop {guest}") == 1 and log.count(f"ldm start {guest}") == 1
+    # memory is added live (memory dynamic reconfiguration); whole cores are turned on in the reconfiguration
+    assert log.index("ldm set-memory 16G primary") < reconf < log.index("ldm set-core 4 primary") < reboot
+    # ldg2 has a vnet on primary-vsw1, whose MTU changes: stopped before that change, started after the
+    # reboot, its own changes made while it was stopped: one outage for both
+    assert (log.index("ldm stop ldg2") < log.index("ldm set-core 4 ldg2") < reconf
+            < log.index("ldm set-vsw mtu=1500 primary-vsw1") < reboot < log.index("ldm start ldg2"))
+    for guest in ("db1", "ldg1"):
         assert reboot < log.index(f"ldm stop {guest}") < log.index(f"ldm set-domain extended-mapin-space=on {guest}")
         assert log.index(f"ldm set-domain extended-mapin-space=on {guest}") < log.index(f"ldm start {guest}")
-    assert log.index("ldm stop ldg2") < log.index("ldm set-core 4 ldg2") < log.index("ldm start ldg2")
+    for guest in ("db1", "ldg1", "ldg2"):
+        assert log.count(f"ldm stop {guest}") == 1 and log.count(f"ldm start {guest}") == 1
     assert log.count("shutdown -y -g0 -i6") == 1 and log[-1].startswith("ldm add-spconfig advisor-")
     assert not any(line.startswith(("pkg", "patchadd", "dladm")) for line in log)
 
@@ -161,13 +168,15 @@ def test_part_two_refuses_while_the_control_domain_is_still_reconfiguring(tmp_pa
     assert _run(script, env).returncode == 0
     res = _run(script, env, "after-reboot")
     assert res.returncode == 1 and "primary is still in a delayed reconfiguration" in res.stderr
-    assert not any(line.startswith("ldm stop") for line in json.loads(state.read_text())["log"])
+    log = json.loads(state.read_text())["log"]
+    assert "ldm stop ldg2" in log and not {"ldm stop db1", "ldm stop ldg1", "ldm start ldg2"} & set(log)
 
 
 @pytest.mark.parametrize("domain, part, said", [
     ("primary", "1", "stopped by a failed step: primary has changes pending in a delayed reconfiguration, and ldm "
                      "refuses changes to other domains until it reboots: reboot it to apply them, or drop them with "
-                     "ldm cancel-reconf primary (Logical Domains 1.x: ldm cancel-operation reconf primary)"),
+                     "ldm cancel-reconf primary (Logical Domains 1.x: ldm cancel-operation reconf primary); ldg2 was "
+                     "stopped by this script and not started again: ldm start ldg2 when ready"),
     ("ldg1", "after-reboot", "stopped by a failed step: ldg1 was stopped by this script and not started again: "
                              "ldm start ldg1 when ready"),
 ])
@@ -187,7 +196,8 @@ def test_a_step_that_fails_says_what_it_leaves_half_done(tmp_path: Path, domain:
     assert said in res.stderr.splitlines(), res.stderr
     final = json.loads(state.read_text())
     assert final["reconf"] is (domain == "primary")
-    assert [d for d, v in final["domains"].items() if v["state"] != "active"] == ([] if part == "1" else [domain])
+    stopped = ["ldg2"] if part == "1" else [domain]  # ldg2 waits for primary's reboot; part 2 starts it first
+    assert sorted(d for d, v in final["domains"].items() if v["state"] != "active") == stopped
 
 
 def test_a_script_that_ends_well_says_nothing_of_what_it_left(tmp_path: Path) -> None:
@@ -228,7 +238,10 @@ def test_the_plan_in_json_names_prerequisites_and_fixes(tmp_path: Path) -> None:
     assert titles.index("Live changes through ldm") < titles.index(
         "Control domain primary: delayed reconfiguration and one reboot") < titles.index("Domain ldg1: one outage")
     assert titles[-1] == "Save the new configuration on the service processor"
-    assert all(p["after_reboot"] for p in plan["phases"] if p["title"].startswith("Domain "))
+    assert all(p["after_reboot"] for p in plan["phases"] if p["title"].endswith("one outage"))
+    assert titles.index("Domain ldg2: stopped before primary's switch MTU changes") < titles.index(
+        "Control domain primary: delayed reconfiguration and one reboot") < titles.index(
+        "Domain ldg2: started once primary is back")
     cores = [s for p in plan["phases"] for s in p["steps"] if s["command"] == "ldm set-core 4 primary"]
     assert len(cores) == 1 and set(cores[0]["fixes"]) == {"ldoms.service-cores on domain primary",
                                                            "ldoms.whole-core on domain primary"}
@@ -467,3 +480,162 @@ def test_a_domain_name_that_begins_with_a_dash_is_never_run(tmp_path: Path) -> N
     assert code and not [line for line in code if " -a" in line or "'-a" in line]
     held = [line for text in scripts.values() for line in text.splitlines() if "<a name that begins with a dash>" in line]
     assert any(line.startswith("# ldm stop") for line in held), held
+
+
+def _variant(tmp_path: Path, edit) -> Path:
+    """A copy of the untuned T5 capture, changed by `edit(folder)`."""
+    bundle = tmp_path / "t5-variant"
+    shutil.copytree(UNTUNED, bundle)
+    edit(bundle)
+    return bundle
+
+
+def _plan_steps(bundle: Path) -> dict[str, dict]:
+    res = run_cli("review", str(bundle), "-f", "json")
+    plan = json.loads(res.stdout)["hosts"][0]["plan"]
+    return {s["command"]: {**s, "phase": p["title"]} for p in plan["phases"] for s in p["steps"]}
+
+
+def _devices(free_cores: int, free_memory: str):
+    def edit(bundle: Path) -> None:
+        text = (UNTUNED / "ldm-list-devices.txt").read_text()
+        cores = [ln for ln in text.splitlines() if ln.startswith("    ") and "(" in ln]
+        for n, line in enumerate(cores):  # the first free cores stay free, the rest become bound
+            cells = line.split(None, 2)
+            if cells[1] == "100" and n >= 5 + free_cores:
+                text = text.replace(line, line.replace("100     ", "0       ", 1))
+        text = text.replace("    0xa00000000          216G", f"    0xa00000000          {free_memory:<16}")
+        text = text.replace("0x230000000          9472M", "0x230000000          9472M           ldg3")
+        text = text.replace("0xe000000            544M", "0xe000000            544M            ldg3")
+        (bundle / "ldm-list-devices.txt").write_text(text)
+    return edit
+
+
+def test_cores_and_memory_that_are_not_free_are_never_asked_for(tmp_path: Path) -> None:
+    """A machine with one free core and 2 GB: primary (served first) needs 3 more
+    cores and 8 GB, so its steps are held and say why; ldg1's one core and 2 GB
+    fit; ldg2's do not. Under the stand-in, which refuses what is not free, both
+    parts run through."""
+    bundle = _variant(tmp_path, _devices(1, "2G"))
+    steps = _plan_steps(bundle)
+    held = {c: s["note"] for c, s in steps.items() if not s["run"]}
+    assert "3 more free whole cores can be had for primary (the capture shows 1 left free for it)" in held[
+        "ldm set-core 4 primary"]
+    assert "ldm set-memory 16G primary" in held and "ldm set-core 4 ldg2" in held and "ldm set-memory 8G ldg2" in held
+    assert steps["ldm set-core 2 ldg1"]["run"] and steps["ldm set-memory 4G ldg1"]["run"]
+    _scripts(tmp_path, str(bundle))
+    env, state = _standin(tmp_path, bundle)
+    assert json.loads(state.read_text())["free_cores"] == 1
+    _run_all(tmp_path / "scripts", env)
+    assert not [line for line in json.loads(state.read_text())["log"] if line.startswith("REFUSED")]
+
+
+def test_growth_waits_for_a_check_where_the_capture_does_not_say_what_is_free(tmp_path: Path) -> None:
+    bundle = _variant(tmp_path, lambda b: (b / "ldm-list-devices.txt").unlink())
+    steps = _plan_steps(bundle)
+    growing = [c for c in steps if c.startswith(("ldm set-core", "ldm set-memory"))]
+    assert len(growing) == 6 and not any(steps[c]["run"] for c in growing)
+    assert "`ldm list-devices core` shows at least 3 free whole cores for primary" in steps["ldm set-core 4 primary"]["note"]
+    _scripts(tmp_path, str(bundle))
+    env, state = _standin(tmp_path, bundle)
+    _run_all(tmp_path / "scripts", env)  # the stand-in refuses any growth it was not told is free
+
+
+def test_a_reconfiguration_none_of_whose_changes_runs_interrupts_nothing(tmp_path: Path) -> None:
+    """Only primary's core count to fix, and no list-devices: the step is held,
+    and so are the delayed reconfiguration and the reboot it would have needed."""
+    from advisor.changeplan import build as plan_build
+    from advisor.collect.offline import Loader
+    from advisor.engine import packs, policy
+    from advisor.engine.evaluate import Engine
+    from advisor.facts.build import build
+
+    bundle = _variant(tmp_path, lambda b: (b / "ldm-list-devices.txt").unlink())
+    with Loader() as loader:
+        [cap] = loader.load(bundle)
+    facts = build(cap).facts
+    _results, findings = Engine(packs.load(), policy.load(None)).evaluate(facts)
+    plan = plan_build.build([f for f in findings if f.rule == "ldoms.service-cores"], facts)
+    [phase] = [p for p in plan.phases if p.title.startswith("Control domain primary")]
+    assert [(s.command, s.run) for s in phase.steps] == [
+        ("ldm start-reconf primary", False), ("ldm set-core 4 primary", False), ("shutdown -y -g0 -i6", False)]
+    assert "this interruption is held too" in (phase.steps[-1].note or "")
+
+
+def _whole_core_primary(version: str):
+    def edit(bundle: Path) -> None:
+        listing = bundle / "ldm-list-l.txt"
+        listing.write_text(listing.read_text().replace(
+            "CONSTRAINT\n    threading=max-throughput\n", "CONSTRAINT\n    cpu=whole-core\n    max-cores=unlimited\n"
+                                                        "    threading=max-throughput\n", 1))
+        (bundle / "ldm-version.txt").write_text(f"\nLogical Domains Manager (v {version})\n")
+    return edit
+
+
+@pytest.mark.parametrize("version, live", [("3.0.0.2", True), ("2.2.0.0", False)])
+def test_a_whole_core_control_domain_grows_without_a_reboot_on_ldm_3(tmp_path: Path, version: str, live: bool) -> None:
+    """set-core is dynamic on an active domain that already has whole cores
+    (3.x guides, CPU dynamic reconfiguration); memory is added live; 2.x keeps
+    them in the delayed reconfiguration."""
+    bundle = _variant(tmp_path, _whole_core_primary(version))
+    steps = _plan_steps(bundle)
+    expected = "Live changes through ldm" if live else "Control domain primary: delayed reconfiguration and one reboot"
+    assert steps["ldm set-core 4 primary"]["phase"] == expected and steps["ldm set-memory 16G primary"]["phase"] == expected
+    if live:
+        _scripts(tmp_path, str(bundle))
+        env, state = _standin(tmp_path, bundle)
+        _run_all(tmp_path / "scripts", env)
+        log = json.loads(state.read_text())["log"]
+        assert log.index("ldm set-core 4 primary") < log.index("ldm start-reconf primary")
+
+
+def test_a_vnet_whose_mtu_no_longer_follows_its_switch_is_made_to_follow_it(tmp_path: Path) -> None:
+    """ldg2's vnet1 at 9000, set on its own: when primary-vsw1 comes down to
+    1500, `ldm set-vnet mtu= vnet1 ldg2` (while ldg2 is stopped) makes it follow
+    the switch again ("Configuring Jumbo Frames"); vnet0, on another switch, is left."""
+    def edit(bundle: Path) -> None:
+        listing = bundle / "ldm-list-l.txt"
+        listing.write_text(listing.read_text().replace(
+            "    vnet1            primary-vsw1@primary        1    network@1  00:14:4f:fa:90:55        1"
+            "                         1500",
+            "    vnet1            primary-vsw1@primary        1    network@1  00:14:4f:fa:90:55        1"
+            "                         9000", 1))
+    bundle = _variant(tmp_path, edit)
+    steps = _plan_steps(bundle)
+    reset = steps["ldm set-vnet mtu= vnet1 ldg2"]
+    assert reset["run"] and reset["phase"] == "Domain ldg2: stopped before primary's switch MTU changes"
+    assert "ldm set-vnet mtu= vnet0 ldg2" not in steps
+    _scripts(tmp_path, str(bundle))
+    env, state = _standin(tmp_path, bundle)
+    _run_all(tmp_path / "scripts", env)
+    log = json.loads(state.read_text())["log"]
+    assert log.index("ldm stop ldg2") < log.index("ldm set-vnet mtu= vnet1 ldg2") < log.index("ldm start-reconf primary")
+
+
+def test_a_consistent_jumbo_frame_path_is_not_torn_out_unchecked(tmp_path: Path) -> None:
+    """primary-vsw1, net1 and ldg2's vnet1 all at 9000 on the LSO software
+    levels: jumbo-frames says so (low), but the study advises against setting
+    them up without need, not for removing them: the switch change waits for a
+    check, and so do the reconfiguration, the reboot and ldg2's stop it would need."""
+    bundle = tmp_path / "t5-jumbo"
+    shutil.copytree(CAPTURES / "t5-primary-tuned", bundle)
+    listing = bundle / "ldm-list-l-p.txt"
+    text = listing.read_text()
+    text = text.replace("net-dev=net1|pvid=1|vid=|mode=|mtu=1500", "net-dev=net1|pvid=1|vid=|mode=|mtu=9000")
+    text = text.replace("service=primary-vsw1@primary|mac-addr=00:14:4f:fa:90:55|mode=|pvid=1|vid=|mtu=1500",
+                        "service=primary-vsw1@primary|mac-addr=00:14:4f:fa:90:55|mode=|pvid=1|vid=|mtu=9000")
+    listing.write_text(text)
+    linkprop = bundle / "dladm-show-linkprop.txt"
+    linkprop.write_text(linkprop.read_text().replace(
+        "net1              mtu            rw   1500           --        1500       1500-9600",
+        "net1              mtu            rw   9000           --        1500       1500-9600"))
+    res = run_cli("review", str(bundle), "-f", "json")
+    host = json.loads(res.stdout)["hosts"][0]
+    assert [(f["rule"], f["subject"]) for f in host["findings"]] == [("ldoms.jumbo-frames", "vsw primary-vsw1")]
+    steps = [s for p in host["plan"]["phases"] for s in p["steps"]]
+    assert steps and not any(s["run"] for s in steps if s["command"] != SAVE), steps
+    vsw = next(s for s in steps if s["command"] == "ldm set-vsw mtu=1500 primary-vsw1")
+    assert "relies on its 9000-byte frames" in vsw["note"]
+
+
+SAVE = 'ldm add-spconfig "advisor-`date +%Y%m%d%H%M`"'

@@ -84,6 +84,8 @@ def _merge(findings: list[Finding]) -> list[_Step]:
                 entry.fixes.append(_tag(f))
             if s.takes_effect == "restart":
                 entry.step.takes_effect = "restart"
+            if s.check_first is None:  # one finding that needs the step without a check runs it
+                entry.step.check_first = None
             entry.step.also_restarts = sorted(set(entry.step.also_restarts) | set(s.also_restarts))
     return list(merged.values())
 
@@ -105,10 +107,77 @@ def _sizing(steps: list[_Step], host: _Host, notes: list[str]) -> list[_Step]:
         chosen = _Step(pick.step.model_copy(deep=True), [t for s in group for t in s.fixes if t not in pick.fixes])
         chosen.fixes = list(dict.fromkeys(pick.fixes + chosen.fixes))
         chosen.step.takes_effect = "restart" if any(s.step.takes_effect == "restart" for s in group) else "now"
+        if any(s.step.check_first is None and s.step.amount == pick.step.amount for s in group):
+            chosen.step.check_first = None
         if kind == "cores" and not _cap_cores(chosen, host.domains.get(name), notes):
             continue
+        if chosen.step.takes_effect == "restart" and _live_path(kind, host.domains.get(name), chosen.step.amount, host):
+            chosen.step.takes_effect = "now"
         rest.append(chosen)
+    _within_free(rest, host, notes)
     return rest
+
+
+_POOLS = {"cores": ("free_cores", "whole_cores", "free whole cores", "ldm list-devices core", ""),
+          "memory-gb": ("free_memory_gb", "memory_gb", "GB of free memory", "ldm list-devices memory", "")}
+
+
+def _within_free(steps: list[_Step], host: _Host, notes: list[str]) -> None:
+    """A step that grows a domain's cores or memory runs only when the machine
+    has them free (ldm list-devices): ldm refuses the step otherwise, and under
+    `set -e` a guest the script stopped stays down. Service and I/O domains are
+    served first; a step that does not fit, or whose free pool advisor did not
+    see, becomes a comment naming the check."""
+    for kind, (pool_field, held_field, unit, check, suffix) in _POOLS.items():
+        free = getattr(host.facts, pool_field)
+        growing = sorted((s for s in steps if (s.step.sets or "").partition(":")[0] == kind),
+                         key=lambda s: host.outage_rank(shell_word((s.step.sets or "").partition(":")[2])))
+        for s in growing:
+            dom = host.domains.get(shell_word((s.step.sets or "").partition(":")[2]))
+            held = getattr(dom, held_field, None) if dom is not None else None
+            more = (s.step.amount or 0) - (held or 0) if held is not None else None
+            if more is not None and more <= 0:
+                continue
+            if free is None or more is None:
+                s.step.check_first = (f"`{check}` shows at least {_amount(more, suffix)} {unit} for "
+                                      f"{dom.name if dom else 'it'}, beside what the plan's other steps take"
+                                      if more is not None else f"`{check}` shows enough {unit} for it")
+                continue
+            if more > free:
+                s.step.check_first = (f"{_amount(more, suffix)} more {unit} can be had for {dom.name if dom else 'it'} "
+                                      f"(the capture shows {_amount(free, suffix)} left free for it)")
+                notes.append(f"{dom.name if dom else 'a domain'} needs {_amount(more, suffix)} more {unit.replace('free ', '')}"
+                             f" than it has, but `{check}` showed {_amount(free, suffix)} free after the plan's other"
+                             f" steps: that step is held until resources are freed or added.")
+                continue
+            free -= more
+
+
+def _amount(value: float | None, suffix: str) -> str:
+    return "?" if value is None else f"{value:g}{suffix}"
+
+
+def _ldm_major(host: _Host) -> int | None:
+    head = (host.facts.ldm_version or "").split(".")[0]
+    return int(head) if head.isdigit() and len(head) < 4 else None
+
+
+def _live_path(kind: str, dom: Domain | None, amount: float | None, host: _Host) -> bool:
+    """A control domain's cores or memory grown without its delayed
+    reconfiguration and reboot, where Oracle VM Server for SPARC 3.x documents
+    dynamic reconfiguration: `set-core` on an active domain that already has
+    the whole-core constraint, within max-cores ("How to Apply the Whole-Core
+    Constraint", 3.4 guide); memory added to any active domain ("Using Memory
+    Dynamic Reconfiguration"). Turning whole cores on, shrinking, and older
+    releases keep the reboot."""
+    if dom is None or amount is None or (_ldm_major(host) or 0) < 3 or dom.state not in (None, "active"):
+        return False
+    if kind == "memory-gb":
+        return dom.memory_gb is not None and amount > dom.memory_gb
+    if kind == "cores":
+        unlimited = dom.max_cores in (None, "unlimited") or (dom.max_cores.isdigit() and amount <= int(dom.max_cores))
+        return dom.whole_core_constraint is True and unlimited and (dom.whole_cores or 0) < amount
+    return False
 
 
 def _cap_cores(s: _Step, dom: Domain | None, notes: list[str]) -> bool:
@@ -173,6 +242,30 @@ def _outage_domains(changes: list[_Step], host: _Host) -> list[str]:
     return sorted(names, key=host.outage_rank)
 
 
+def _mtu_guests(reconf: list[_Step], host: _Host) -> dict[str, list[str]]:
+    """The running guests with a vnet on a control-domain switch whose MTU the
+    reconfiguration changes, each with the `set-vnet mtu=` steps its vnets
+    need. Oracle's guide ("Configuring Jumbo Frames", 3.4): stop the domains
+    other than the control domain before `ldm set-vsw mtu=`; a vnet whose MTU
+    was set with set-vnet no longer follows its switch, and `ldm set-vnet mtu=
+    VNET DOMAIN` makes it follow again: done for every vnet left above the new
+    switch MTU (one below it is supported, and stays)."""
+    guests: dict[str, list[str]] = {}
+    for s in reconf:
+        kind, _, vsw = (s.step.sets or "").partition(":")
+        if kind != "vsw-mtu" or not _plan_step(s).run or s.step.amount is None:
+            continue
+        for vnet in host.facts.vnets or []:
+            word = shell_word(vnet.domain)
+            dom = host.domains.get(word)
+            if shell_word(vnet.vsw or "") != vsw or word == host.control or (dom and dom.state not in (None, "active")):
+                continue
+            resets = guests.setdefault(word, [])
+            if vnet.mtu is not None and vnet.mtu > s.step.amount:
+                resets.append(f"ldm set-vnet mtu= {shell_word(vnet.name)} {word}")
+    return guests
+
+
 def _phases(changes: list[_Step], host: _Host) -> list[PlanPhase]:
     outages = _outage_domains(changes, host)
     ldm_script = "host" if host.is_control else "control-domain"
@@ -190,10 +283,18 @@ def _phases(changes: list[_Step], host: _Host) -> list[PlanPhase]:
         phases.append(PlanPhase(title="Live changes through ldm", script=ldm_script, runs_on=where_ldm, outage="none",
                                 steps=[_plan_step(s) for s in live_ldm]))
     control_boot = host.is_control and bool(boot_here)
+    early = _mtu_guests(reconf, host)
+    for name, resets in early.items():
+        mine = [s for s in changes if s.is_ldm and s.step.domain == name]
+        phases.append(_stopped_before(name, mine, resets, host, ldm_script, where_ldm))
     if reconf or control_boot:
         phases.append(_reconf_phase(reconf, boot_here if control_boot else [], host, ldm_script, where_ldm))
     after = bool(reconf or control_boot)
-    for name in outages:
+    for name in early:
+        phases.append(PlanPhase(title=f"Domain {name}: started once {host.control_name} is back", script=ldm_script,
+                                runs_on=where_ldm, outage=f"ends the stop of {name}", after_reboot=True,
+                                steps=[_control_step(f"ldm start {name}")]))
+    for name in (n for n in outages if n not in early):
         mine = [s for s in changes if s.is_ldm and s.step.domain == name]
         phases.append(_outage_phase(name, mine, host, ldm_script, where_ldm, after))
     if boot_here and not control_boot:
@@ -233,16 +334,29 @@ def _with_copies(phases: list[PlanPhase]) -> list[PlanPhase]:
     return phases
 
 
+_NOTHING_RUNS = "none of its changes runs until their checks are made, so this interruption is held too"
+
+
+def _held_unless(runs: bool, step: PlanStep) -> PlanStep:
+    """A stop, start or reboot of the plan's own, held as a comment when no
+    change it serves runs: an interruption for nothing is an outage."""
+    if runs or not step.run:
+        return step
+    return PlanStep(command=step.command, run=False, note=_NOTHING_RUNS + (f"; {step.note}" if step.note else ""))
+
+
 def _reconf_phase(reconf: list[_Step], boot: list[_Step], host: _Host, script: str, where: str) -> PlanPhase:
+    changes = [_plan_step(s) for s in reconf + boot]
+    runs = any(step.run for step in changes)
     steps: list[PlanStep] = []
     if reconf:
-        steps.append(_control_step(f"ldm start-reconf {host.control}",
-                                   "delayed reconfiguration: the changes below take effect at the reboot; until "
-                                   "then ldm refuses changes to other domains"))
-        steps += [_plan_step(s) for s in reconf]
-    steps += [_plan_step(s) for s in boot]
-    steps.append(_control_step(REBOOT["solaris"], f"reboots {host.control_name}: its guests lose their virtual "
-                                                  f"network and disks until it is back"))
+        steps.append(_held_unless(runs, _control_step(
+            f"ldm start-reconf {host.control}", "delayed reconfiguration: the changes below take effect at the "
+                                                "reboot; until then ldm refuses changes to other domains")))
+    steps += changes
+    steps.append(_held_unless(runs, _control_step(
+        REBOOT["solaris"], f"reboots {host.control_name}: its guests lose their virtual network and disks until "
+                           f"it is back")))
     title = (f"Control domain {host.control_name}: delayed reconfiguration and one reboot" if reconf
              else f"Control domain {host.control_name}: changes that take effect at its reboot")
     return PlanPhase(title=title, script=script, runs_on=where, outage=f"reboot of {host.control_name}", steps=steps)
@@ -251,13 +365,29 @@ def _reconf_phase(reconf: list[_Step], boot: list[_Step], host: _Host, script: s
 def _outage_phase(name: str, mine: list[_Step], host: _Host, script: str, where: str, after: bool) -> PlanPhase:
     dom = host.domains.get(name)
     active = dom is None or dom.state in (None, "active")
-    steps = [_control_step(f"ldm stop {name}")] if active else []
-    steps += [_plan_step(s) for s in mine]
+    changes = [_plan_step(s) for s in mine]
+    runs = any(step.run for step in changes)
+    steps = [_held_unless(runs, _control_step(f"ldm stop {name}"))] if active else []
+    steps += changes
     if active:
-        steps.append(_control_step(f"ldm start {name}"))
+        steps.append(_held_unless(runs, _control_step(f"ldm start {name}")))
     state = "" if active else f" ({name} was {dom.state} when captured: it is left as it was)"  # type: ignore[union-attr]
     return PlanPhase(title=f"Domain {name}: one outage{state}", script=script, runs_on=where,
                      outage=f"stop and start of {name}" if active else "none", after_reboot=after, steps=steps)
+
+
+def _stopped_before(name: str, mine: list[_Step], resets: list[str], host: _Host, script: str,
+                    where: str) -> PlanPhase:
+    """A guest on a switch whose MTU changes: stopped before the control
+    domain's reconfiguration, changed while stopped, started after the reboot:
+    one outage that covers both its own changes and the switch's."""
+    steps = [_control_step(f"ldm stop {name}", f"its vnets take the new MTU of their switch only while it is stopped; "
+                                               f"it stays stopped until {host.control_name} is back")]
+    steps += [_plan_step(s) for s in mine]
+    steps += [_control_step(r, "this vnet's MTU was set on its own and no longer follows its switch: it follows "
+                               "the switch again") for r in resets]
+    return PlanPhase(title=f"Domain {name}: stopped before {host.control_name}'s switch MTU changes", script=script,
+                     runs_on=where, outage=f"stop of {name} until {host.control_name} is back", steps=steps)
 
 
 def _boot_phase(boot: list[_Step], host: _Host, here: str, restarted_by_control: bool) -> PlanPhase:

@@ -42,28 +42,48 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def _left_by(command: str) -> str | None:
-    """What the script leaves behind once `command` has run, if a later step
-    fails: said on the way out (None: this step changes nothing of that).
-    cancel-reconf is the 3.x guides' name ("Delayed Reconfiguration", Oracle VM
-    Server for SPARC 3.2 Administration Guide); the Logical Domains 1.2 and 1.3
-    guides call it cancel-operation reconf."""
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        return None
-    if len(words) != 3 or words[0] != "ldm":
-        return None
-    verb, domain = words[1], shlex.quote(words[2])
-    if verb == "start-reconf":
-        return (f"{words[2]} has changes pending in a delayed reconfiguration, and ldm refuses changes to other "
-                f"domains until it reboots: reboot it to apply them, or drop them with ldm cancel-reconf {domain} "
-                f"(Logical Domains 1.x: ldm cancel-operation reconf {domain})")
-    if verb == "stop":
-        return f"{words[2]} was stopped by this script and not started again: ldm start {domain} when ready"
-    if verb == "start":
-        return ""
-    return None
+class _Left:
+    """What the script has left half done after each of its steps, known when
+    it is written (the script runs its steps in order): a delayed
+    reconfiguration pending, domains stopped and not started again. Said on
+    the way out if a later step fails. cancel-reconf is the 3.x guides' name
+    ("Delayed Reconfiguration", Oracle VM Server for SPARC 3.2 Administration
+    Guide); the Logical Domains 1.2 and 1.3 guides call it cancel-operation reconf."""
+
+    def __init__(self) -> None:
+        self.reconf: str | None = None
+        self.stopped: list[str] = []
+
+    def apply(self, command: str) -> bool:
+        """Takes a step the script runs; True when what is left changed."""
+        try:
+            words = shlex.split(command)
+        except ValueError:
+            return False
+        if len(words) != 3 or words[0] != "ldm" or words[1] not in ("start-reconf", "stop", "start"):
+            return False
+        verb, domain = words[1], words[2]
+        if verb == "start-reconf":
+            self.reconf = domain
+        elif verb == "stop":
+            self.stopped.append(domain)
+        elif domain in self.stopped:
+            self.stopped.remove(domain)
+        return True
+
+    def rebooted(self) -> None:
+        self.reconf = None
+
+    def message(self) -> str:
+        said = []
+        if self.reconf is not None:
+            word = shlex.quote(self.reconf)
+            said.append(f"{self.reconf} has changes pending in a delayed reconfiguration, and ldm refuses changes to "
+                        f"other domains until it reboots: reboot it to apply them, or drop them with ldm cancel-reconf "
+                        f"{word} (Logical Domains 1.x: ldm cancel-operation reconf {word})")
+        said += [f"{d} was stopped by this script and not started again: ldm start {shlex.quote(d)} when ready"
+                 for d in self.stopped]
+        return "; ".join(said)
 
 
 # A step that fails stops the script (set -e); what it leaves half done is said.
@@ -72,7 +92,7 @@ _ON_EXIT = ["left=''",
             """trap 'status=$?; [ "$status" -eq 0 ] || [ -z "$left" ] || printf "stopped by a failed step: %s\\n" "$left" >&2' 0"""]
 
 
-def _step(step: PlanStep) -> list[str]:
+def _step(step: PlanStep, left: _Left) -> list[str]:
     lines = [f"# fixes: {'; '.join(step.fixes)}"] if step.fixes else []
     if step.undo:
         lines.append(f"# undo: {step.undo}")
@@ -80,20 +100,19 @@ def _step(step: PlanStep) -> list[str]:
         if step.note:
             lines.append(f"# {_one_line(step.note)}")
         lines.append(step.command)
-        left = _left_by(step.command)
-        if left is not None:
-            lines.append(f"left={shlex.quote(_one_line(left))}")
+        if left.apply(step.command):
+            lines.append(f"left={shlex.quote(_one_line(left.message()))}")
     else:
         lines += [f"# NOT RUN: {_one_line(step.note or 'see the report')}", f"# {step.command}"]
     return lines + [""]
 
 
-def _phase(phase: PlanPhase) -> list[str]:
+def _phase(phase: PlanPhase, left: _Left) -> list[str]:
     head = f"# ==== {phase.title} "
     lines = [head + "=" * max(4, 78 - len(head)),
              f"# runs on {phase.runs_on}; interrupts: {phase.outage}", ""]
     for step in phase.steps:
-        lines += _step(step)
+        lines += _step(step, left)
     return lines
 
 
@@ -172,7 +191,8 @@ def _script(h: HostReport, phases: list[PlanPhase], where: str, name: str, plan:
     """The script of the captured host (`captured`), or of the control domain where a guest's ldm steps run."""
     two_parts = any(p.after_reboot for p in phases) and any(not p.after_reboot for p in phases)
     node = _node_check(h, where, plan, captured)
-    on_exit = any(s.run and _left_by(s.command) for p in phases for s in p.steps)
+    on_exit = any(s.run and _Left().apply(s.command) for p in phases for s in p.steps)
+    left = _Left()
     lines = _header(h, plan, where, name, two_parts) + _guard(two_parts, node, on_exit)
     if not phases:
         lines += ["# Nothing to change here.", ""]
@@ -181,14 +201,17 @@ def _script(h: HostReport, phases: list[PlanPhase], where: str, name: str, plan:
     if two_parts:
         lines += ['if [ "$part" = 1 ]; then', ""]
         for phase in first:
-            lines += _phase(phase)
+            lines += _phase(phase, left)
         lines += ["exit 0", "fi", "", f"# ==== Part 2: run with the argument {AFTER} once the control domain is back", "",
                   *_still_reconfiguring(plan.control_domain_name), ""]
+        left.rebooted()
+        if left.message():
+            lines += [f"left={shlex.quote(_one_line(left.message()))}", ""]
         for phase in second:
-            lines += _phase(phase)
+            lines += _phase(phase, left)
     else:
         for phase in phases:
-            lines += _phase(phase)
+            lines += _phase(phase, left)
     if plan.checks and captured:
         lines += ["# ==== Afterwards, check by hand " + "=" * 46]
         lines += [f"#   {c.command}" for c in plan.checks]

@@ -9,8 +9,8 @@ from typing import IO, Literal
 
 from advisor.report import layout
 from advisor.report.layout import Column, Span, cells, paint, wrap
-from advisor.report.model import (RUNTIME_REASON, ChangePlan, Finding, HostReport, PlanStep, Report, without_comment,
-                                   worst_first)
+from advisor.report.model import (RUNTIME_REASON, ChangePlan, Finding, HostReport, PlanPhase, PlanStep, Report,
+                                   without_comment, worst_first)
 
 _STATUS_STYLE = {"clean": "green", "findings": "yellow", "no-evidence": "red", "error": "red", "unreachable": "red"}
 
@@ -134,6 +134,22 @@ def _rules_of(steps: list[PlanStep]) -> str:
     return ", ".join(r.split(".", 1)[-1] for r in rules)
 
 
+def _is_outage(phase: PlanPhase) -> bool:
+    """A guest's own stop, changes and start (not one held across the control domain's reboot)."""
+    return phase.title.startswith("Domain ") and phase.title.partition(": ")[2].startswith("one outage")
+
+
+def _runs_of_outages(phases: list[PlanPhase]) -> list[list[PlanPhase]]:
+    """The phases, each alone but for neighbouring guest outages, told as one."""
+    runs: list[list[PlanPhase]] = []
+    for phase in phases:
+        if runs and _is_outage(phase) and _is_outage(runs[-1][-1]) and runs[-1][-1].after_reboot == phase.after_reboot:
+            runs[-1].append(phase)
+        else:
+            runs.append([phase])
+    return runs
+
+
 def _plan_summary(h: HostReport, numbered: list[tuple[str, PlanStep]]) -> list[tuple[str, str]]:
     """The plan in a few lines, by step numbers, each naming the rules it fixes."""
     plan = h.plan
@@ -145,15 +161,12 @@ def _plan_summary(h: HostReport, numbered: list[tuple[str, PlanStep]]) -> list[t
         span = "P1" if len(plan.prerequisites) == 1 else f"P1-{len(plan.prerequisites)}"
         rows.append((span, "prerequisites, never run by advisor: " +
                      "; ".join(without_comment(s.command) for s in plan.prerequisites)))
-    outages = [p for p in plan.phases if p.title.startswith("Domain ")]
-    for phase in plan.phases:
-        if phase in outages[1:]:
-            continue
-        steps = phase.steps if phase not in outages else [s for p in outages for s in p.steps]
+    for run in _runs_of_outages(plan.phases):
+        phase, steps = run[0], [s for p in run for s in p.steps]
         first, last = number[id(steps[0])], number[id(steps[-1])]
         title = phase.title
-        if phase in outages:
-            names = ", ".join(p.title.split()[1].rstrip(":") for p in outages)
+        if len(run) > 1:
+            names = ", ".join(p.title.split()[1].rstrip(":") for p in run)
             title = f"{names}: one outage each" + (" after the reboot" if phase.after_reboot else "")
         fixes = _rules_of(steps)
         held = "" if any(s.run for s in steps) else ", a comment until a check is made"

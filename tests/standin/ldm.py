@@ -4,8 +4,10 @@ leave a control domain half-reconfigured, fails here too.
 
 State is a JSON file named by $STANDIN_STATE:
   {"control": "primary", "reconf": false, "domains": {NAME: {"state": ..., "max_cores": N|null,
-   "cores": N|null}}, "vsws": {NAME: {"domain": D, "mtu": N}}, "log": [...], "reboots": [...],
-   "spconfigs": [...], "node": the node name `uname -n` prints ($STANDIN_NODE, when set, instead)}
+   "cores": N|null, "memory_gb": N|null, "whole_core": bool}}, "vsws": {NAME: {"domain": D, "mtu": N,
+   "vnet_domains": [...]}}, "free_cores": N|null, "free_memory_gb": N|null (null: the capture did not
+   say), "log": [...], "reboots": [...], "spconfigs": [...],
+   "node": the node name `uname -n` prints ($STANDIN_NODE, when set, instead)}
 
 Rules enforced (Oracle VM Server for SPARC administration guide and ldm(1M)):
 - while the primary domain is in a delayed reconfiguration, changes to other
@@ -16,6 +18,12 @@ Rules enforced (Oracle VM Server for SPARC administration guide and ldm(1M)):
 - set-core above max-cores is refused, and a second core assignment to the
   control domain within one delayed reconfiguration; unknown domains and
   switches are refused;
+- cores and memory are taken from what is free: a domain grown beyond it is
+  refused, and so is any growth where the capture did not say what is free;
+- set-core on an active control domain outside a delayed reconfiguration only
+  where it already has the whole-core constraint (CPU dynamic reconfiguration);
+- a switch's MTU only while every other domain with a vnet on it is stopped
+  ("Configuring Jumbo Frames");
 - stop needs an active domain, start a stopped one; add-spconfig not while a
   delayed reconfiguration is pending;
 - a reboot of the control domain ends its delayed reconfiguration.
@@ -67,6 +75,17 @@ def _change(state: dict, argv: list[str], name: str, needs: str) -> None:
             _refuse(state, argv, f"{name} must be stopped first")
 
 
+def _take(state: dict, argv: list[str], pool: str, amount: float) -> None:
+    """Grow a domain from what the machine has free."""
+    if amount <= 0:
+        return
+    if state.get(pool) is None:
+        _refuse(state, argv, f"{pool}: the capture did not say what is free, so no script may take it unchecked")
+    if amount > state[pool]:
+        _refuse(state, argv, f"{amount:g} asked, {state[pool]:g} free ({pool})")
+    state[pool] -= amount
+
+
 def ldm(argv: list[str]) -> None:
     state = _load()
     sub, args = argv[1], argv[2:]
@@ -97,12 +116,19 @@ def ldm(argv: list[str]) -> None:
             if state.get("reconf_core_done"):
                 _refuse(state, argv, "only one core assignment to the control domain in a delayed reconfiguration")
             state["reconf_core_done"] = True
+        if name == state["control"] and not state["reconf"] and not dom.get("whole_core"):
+            _refuse(state, argv, f"{name}: the whole-core constraint is turned on in a delayed reconfiguration")
         total = count + (dom.get("cores") or 0 if sub == "add-core" else 0)
         if dom.get("max_cores") is not None and total > dom["max_cores"]:
             _refuse(state, argv, f"{name}: {total} cores exceeds max-cores {dom['max_cores']}")
-        dom["cores"] = total
+        _take(state, argv, "free_cores", total - (dom.get("cores") or 0))
+        dom["cores"], dom["whole_core"] = total, True
     elif sub == "set-memory":
+        dom = _domain(state, argv, plain[1])
         _change(state, argv, plain[1], "any")
+        size = float(plain[0].rstrip("Gg")) if plain[0][-1] in "Gg" else float(plain[0].rstrip("Mm")) / 1024
+        _take(state, argv, "free_memory_gb", size - (dom.get("memory_gb") or 0))
+        dom["memory_gb"] = size
     elif sub == "set-domain":
         name = plain[0]
         boot_time = {"extended-mapin-space", "max-cores"} & settings.keys()
@@ -117,6 +143,10 @@ def ldm(argv: list[str]) -> None:
             mtu = int(settings["mtu"] or 1500)
             if mtu > vsw["mtu"]:
                 _refuse(state, argv, f"unchecked MTU raise of {plain[0]} to {mtu}")
+            running = [d for d in vsw.get("vnet_domains", []) if d != state["control"]
+                       and state["domains"].get(d, {}).get("state") == "active"]
+            if running:
+                _refuse(state, argv, f"{', '.join(running)} must be stopped before the MTU of {plain[0]} changes")
             _change(state, argv, vsw["domain"], "reconf-or-stopped")
             vsw["mtu"] = mtu
         else:
