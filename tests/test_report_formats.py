@@ -300,3 +300,13 @@ def test_colour_changes_nothing_but_the_colour(spans, width) -> None:
     assert [re.sub(r"\x1b\[[0-9;]*m", "", line) for line in painted] == plain
     if any(style and text.strip() for text, style in spans):
         assert any("\x1b[" in line for line in painted)
+
+
+def test_a_finding_without_a_step_says_why_and_never_points_at_steps_that_do_not_exist() -> None:
+    """The crowded T2's LDC budget follows from no other finding and has only a
+    check: it used to say 'fixed by the steps of the findings it follows from'."""
+    crowded = " ".join(run_cli("review", str(CAPTURES / "t2-primary-crowded")).stdout.split())
+    assert "impact: live; no change advisor can plan: the check below says what to do" in crowded
+    guest = " ".join(run_cli("review", str(CAPTURES / "s11-guest-untuned")).stdout.split())
+    assert "fixed by the steps of ldoms.software-level" in guest
+    assert "the findings it follows from" not in crowded + guest

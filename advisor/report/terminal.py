@@ -229,13 +229,16 @@ def _group(rule: str, findings: list[Finding], causes: list[str], numbered: list
     mine = [(n, s) for n, s in numbered if tags & set(s.fixes)]
     impact = ", ".join(dict.fromkeys(f.impact for f in findings))
     conf = "" if worst.confidence == "confirmed" else " [unconfirmed]"
+    checks = [s for f in findings for s in f.steps if s.kind == "check"]
     _fields(out, [
         ("effect", worst.effect),
-        ("fix", f"impact: {impact}; plan step {', '.join(n for n, _ in mine)}" if mine
-         else f"impact: {impact}; fixed by the steps of the findings it follows from"),
+        ("fix", f"impact: {impact}; " + (f"plan step {', '.join(n for n, _ in mine)}" if mine
+                                         else f"fixed by the steps of {', '.join(causes)}" if causes
+                                         else "no change advisor can plan: the check below says what to do" if checks
+                                         else f"no change advisor can plan (advisor rules show {rule})")),
         ("source", worst.source + conf + (f" <{worst.source_url}>" if worst.source_url else ""))])
     _commands([s for _n, s in mine], out)
-    for line in dict.fromkeys(s.as_text() for f in findings for s in f.steps if s.kind == "check"):
+    for line in dict.fromkeys(s.as_text() for s in checks):
         out.whole(f"      check: {line}")
 
 
