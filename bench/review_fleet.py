@@ -16,7 +16,6 @@ Not a test: nothing asserts a time. Needs awk on PATH.
 from __future__ import annotations
 
 import argparse
-import os
 import shlex
 import shutil
 import subprocess
@@ -91,7 +90,7 @@ def main() -> None:
     advisor = shlex.split(args.advisor) if args.advisor else [
         shutil.which("advisor") or str(Path(sys.executable).parent / "advisor")]
     jobs = ["--jobs", args.jobs] if args.jobs else []
-    t_adv = timed([*advisor, "review", str(fleet), "--format", "json", "-o", os.devnull, *jobs])
+    t_adv = timed([*advisor, "review", str(fleet), "--format", "json", "-o", str(args.workdir / "report.json"), *jobs])
     t_awk = timed(["awk", "-F", "\t", "NF == 2 { n++ } END { print n }", *map(str, kstat_files)])
 
     print(f"fleet: {args.bundles} bundles, {lines:,} kstat lines ({lines // args.bundles:,} per bundle)")

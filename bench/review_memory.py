@@ -84,7 +84,7 @@ def main() -> None:
     for lines in args.lines:
         bundle = make_bundle(args.workdir, lines)
         size = (bundle / "kstat-p.txt").stat().st_size / 2**20
-        rss, wall = peak_rss([*advisor, "review", str(bundle), "--format", "json", "-o", os.devnull])
+        rss, wall = peak_rss([*advisor, "review", str(bundle), "--format", "json", "-o", str(args.workdir / "report.json")])
         print(f"{lines:>12,} kstat lines ({size:7.1f} MiB): peak RSS {rss:7.1f} MiB, {wall:6.2f} s")
 
 

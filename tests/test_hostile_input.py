@@ -625,3 +625,51 @@ def test_markdown_shows_names_from_captures_as_text(cli, tmp_path: Path) -> None
     assert re.search(r"<code>[^<]*/k`s\|t\.txt:\d+</code>", html)  # the whole evidence in one code span
     [row] = [r for r in html.split("<tr>") if "evil.example" in r]
     assert row.count("<td") == 9  # the host stays in its column
+
+
+def _read_fifo(fifo: Path, into: list[str]) -> None:
+    with fifo.open(encoding="utf-8") as stream:
+        into.append(stream.read())
+
+
+def test_a_report_to_a_pipe_or_device_is_written_in_place_never_renamed_over(cli, tmp_path: Path) -> None:
+    """As root, `-o /dev/null` renamed a file over the device. A FIFO and a
+    character device (a null device made here, in the test's own folder) stay
+    what they were, and get the report."""
+    import stat
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[str] = []
+    reader = threading.Thread(target=_read_fifo, args=(fifo, got), daemon=True)  # a rename over it leaves it unopened
+    reader.start()
+    res = cli("review", str(BUNDLE), "-f", "json", "-o", str(fifo))
+    reader.join(30)
+    assert res.returncode == 0 and stat.S_ISFIFO(fifo.lstat().st_mode)
+    assert got and json.loads(got[0])["hosts"][0]["host"] == BUNDLE.name
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]  # nothing left beside it
+    device = tmp_path / "null"
+    try:
+        os.mknod(device, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    except PermissionError:
+        return  # only root makes device nodes; CI runs as root
+    res = cli("review", str(BUNDLE), "-f", "markdown", "-o", str(device))
+    assert res.returncode == 0 and stat.S_ISCHR(device.lstat().st_mode), res.stderr
+
+
+@pytest.mark.parametrize("formats", ["json", "script", "json,markdown"])
+def test_a_symbolic_link_is_never_replaced_by_a_report(cli, tmp_path: Path, formats: str) -> None:
+    target = tmp_path / "elsewhere.txt"
+    target.write_text("kept\n")
+    out = tmp_path / "out"
+    if "," in formats:
+        out.mkdir()
+        link = out / "report.md"
+    else:
+        link = out
+    link.symlink_to(target)
+    res = cli("review", str(BUNDLE), "-f", formats, "-o", str(out) + ("/" if "," in formats else ""))
+    errors = _one_line_errors(res)
+    assert res.returncode == 2 and any(f"{link}: a symbolic link" in e for e in errors), errors
+    assert link.is_symlink() and target.read_text() == "kept\n"

@@ -74,10 +74,7 @@ def run_diff(old: Path, new: Path, fmt: str, out: Path | None, fail_on: str, pol
     if out is None:
         sys.stdout.write(text)
     else:
-        try:
-            out.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise InputError(f"{out}: cannot write ({exc.strerror})") from None
+        output.write_file(out, lambda stream: stream.write(text))
     for e in result.errors:
         output.say(f"advisor: {e}")
     if result.errors:

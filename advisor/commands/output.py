@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import stat
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TextIO
 
 from advisor import scratch
 from advisor.engine.model import Rule, Severity
@@ -72,10 +76,33 @@ def _render(report: Report, fmt: str, rules: list[Rule], stream, mode: str = "fu
     stream.write(renderer.render(report, rules) if fmt == "sarif" else renderer.render(report))
 
 
-def _open(path: Path | None):
+def write_file(path: Path, fill: Callable[[TextIO], None], executable: bool = False) -> None:
+    """A report or script at `path`, never replacing what advisor did not create:
+    a new or regular file is written beside and renamed over (never seen half
+    written); a character device or FIFO the user named (/dev/null, a pipe) is
+    written in place, never renamed over; a symbolic link, a block device
+    (a disk) or a socket is refused in one line."""
     try:
-        return path.open("w", encoding="utf-8") if path else sys.stdout
-    except OSError as exc:
+        try:
+            found = os.lstat(path).st_mode
+        except FileNotFoundError:
+            found = None
+        if found is not None and (stat.S_ISCHR(found) or stat.S_ISFIFO(found)):
+            with os.fdopen(os.open(path, os.O_WRONLY | os.O_NOFOLLOW), "w", encoding="utf-8") as stream:
+                fill(stream)
+            return
+        if found is not None and not stat.S_ISREG(found):
+            what = "a symbolic link" if stat.S_ISLNK(found) else "a block device" if stat.S_ISBLK(found) else \
+                "not a regular file"
+            raise InputError(f"{path}: {what}; advisor writes a report only to a regular file, a character device "
+                             f"or a pipe it is given, and never replaces anything else")
+        with scratch.beside(path, 0o700 if executable else 0o666) as tmp:
+            with tmp.open("w", encoding="utf-8") as stream:
+                fill(stream)
+            if executable:  # only once it is whole
+                tmp.chmod(0o755)
+            tmp.replace(path)
+    except OSError as exc:  # a full disk as well as a folder it may not write
         raise InputError(f"{path}: cannot write ({exc.strerror})") from None
 
 
@@ -92,30 +119,18 @@ def _write_scripts(report: Report, output: Path | None, into_folder: bool) -> No
 
     scripts = script.render(report)
     if not into_folder and len(scripts) <= 1:
-        stream = _open(output)
-        try:
-            stream.write(next(iter(scripts.values()), ""))
-        finally:
-            if output:
-                stream.close()
+        text = next(iter(scripts.values()), "")
+        if output is None:
+            sys.stdout.write(text)
+        else:
+            write_file(output, lambda stream: stream.write(text))
         return
     if output is None:
         raise InputError("--format script writes several scripts here (one per host, and one for the control "
                          "domain where a guest's ldm steps run): give -o DIR")
     _mkdir(output)
     for name, text in scripts.items():
-        _write_executable(output / name, text)
-
-
-def _write_executable(path: Path, text: str) -> None:
-    """Written beside, then renamed: never a half-written script."""
-    try:
-        with scratch.beside(path, 0o700) as tmp:
-            tmp.write_text(text, encoding="utf-8")
-            tmp.chmod(0o755)
-            tmp.replace(path)
-    except OSError as exc:
-        raise InputError(f"{path}: cannot write ({exc.strerror})") from None
+        write_file(output / name, lambda stream, text=text: stream.write(text), executable=True)
 
 
 def write(report: Report, formats: list[str], output: Path | None, rules: list[Rule], mode: str = "full") -> None:
@@ -145,13 +160,7 @@ def write(report: Report, formats: list[str], output: Path | None, rules: list[R
         if path is None:
             _render(chosen, fmt, rules, sys.stdout, mode)
             continue
-        try:
-            with scratch.beside(path) as tmp:  # written beside, then renamed: never half-written
-                with tmp.open("w", encoding="utf-8") as stream:
-                    _render(chosen, fmt, rules, stream, mode)
-                tmp.replace(path)
-        except OSError as exc:  # a full disk as well as a folder it may not write
-            raise InputError(f"{path}: cannot write ({exc.strerror})") from None
+        write_file(path, lambda stream, fmt=fmt, chosen=chosen: _render(chosen, fmt, rules, stream, mode))
 
 
 def verdict(report: Report) -> str:
