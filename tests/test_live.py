@@ -207,7 +207,7 @@ def test_the_command_table() -> None:
         "uname -s",
         # Solaris
         "uname -a", "cat /etc/release", "virtinfo -a", "psrinfo -pv", "pkg info entire", "showrev -p",
-        "ldm -V", "ldm list -l -p", "dladm show-phys", "dladm show-dev",
+        "ldm -V", "ldm list -l -p", "ldm list-devices -a", "dladm show-phys", "dladm show-dev",
         "dladm show-linkprop -c -o link,property,perm,value,effective,default,possible", "dladm show-linkprop",
         "kstat -p", "cat /etc/system", "ipadm show-prop tcp",
         "cat /kernel/drv/ixgbe.conf", "cat /kernel/drv/nxge.conf", "cat /kernel/drv/ixgbevf.conf",
@@ -224,7 +224,8 @@ def test_the_command_table() -> None:
         for line in loops)
     privileged = lines - plain
     assert {line for line in privileged if "ldm" in line} == {
-        "sudo -n ldm -V", "sudo -n ldm list -l -p", "pfexec ldm -V", "pfexec ldm list -l -p"}
+        "sudo -n ldm -V", "sudo -n ldm list -l -p", "sudo -n ldm list-devices -a", "pfexec ldm -V", "pfexec ldm list -l -p",
+        "pfexec ldm list-devices -a"}
     for line in lines:
         assert not any(tok in line for tok in (" rm ", "> /", " set", "add-", "remove", "reboot", "init ", "svcadm", "-s ",
                                                "-K ", "-X ", "--sa"))
