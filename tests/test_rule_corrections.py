@@ -343,3 +343,14 @@ def test_unpinning_guests_that_share_a_cpu_waits_for_the_licensing_check() -> No
     host = _host(CAPTURES / "ovm-dom0-untuned")
     steps = [s for f in host.findings if f.rule == "xen.shared-pcpu" for s in f.steps]
     assert steps and all(s.check_first and "hard partitioning" in s.check_first for s in steps)
+
+
+def test_rxfanout_is_unknown_where_the_vnet_does_not_say_its_speed(tmp_path: Path) -> None:
+    """A vnet reports speed 0 unless its link follows the physical one
+    (linkprop=phys-state): the rule took that for 10 GbE and failed it."""
+    guest = CAPTURES / "s11-guest-untuned"
+    bundle = _variant(tmp_path, guest, {"dladm-show-phys.txt": [(
+        "net0              Ethernet             up         10000  full      vnet0",
+        "net0              Ethernet             up         0      unknown   vnet0")]})
+    assert _results(_host(bundle), "ldoms.rxfanout")["link net0"] == "unknown"
+    assert _results(_host(guest), "ldoms.rxfanout")["link net0"] == "fail"

@@ -188,6 +188,8 @@ def _links(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> N
         lk = links.setdefault(p.link, Link(name=p.link))
         lk.device, lk.media, lk.state, lk.speed_mbps = p.device, p.media, p.state, p.speed_mbps
         lk.driver = driver_of(p.device)
+        if lk.driver == "vnet" and not p.speed_mbps:  # a vnet says 0 unless it follows its physical link (phys-state)
+            lk.speed_mbps = None
         lk.evidence["speed_mbps"] = lk.evidence["device"] = _ev(files, phys_cid, p.line)
     by_link: dict[str, dict[str, LinkProp]] = {}
     for prop in props or []:
