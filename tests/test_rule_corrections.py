@@ -354,3 +354,16 @@ def test_rxfanout_is_unknown_where_the_vnet_does_not_say_its_speed(tmp_path: Pat
         "net0              Ethernet             up         0      unknown   vnet0")]})
     assert _results(_host(bundle), "ldoms.rxfanout")["link net0"] == "unknown"
     assert _results(_host(guest), "ldoms.rxfanout")["link net0"] == "fail"
+
+
+def test_tso_off_on_a_vif_or_where_the_device_refused_it_is_not_a_finding(tmp_path: Path) -> None:
+    """netback (vif) and tun (tap) offer only what the guest negotiated, and a
+    device that kept TSO off although asked (`off [requested on]`) cannot be
+    turned on by ethtool: neither is a step an administrator can take."""
+    dom0 = CAPTURES / "ovm-dom0-untuned"
+    bundle = _variant(tmp_path, dom0, {
+        "ethtool-k@vif5.0.txt": [("tcp-segmentation-offload: on", "tcp-segmentation-offload: off")],
+        "ethtool-k@eth2.txt": [("tcp-segmentation-offload: off", "tcp-segmentation-offload: off [requested on]")]})
+    results = _results(_host(bundle), "linux.tso-off")
+    assert results["interface vif5.0"] == "not_applicable" and results["interface eth2"] == "pass"
+    assert _results(_host(dom0), "linux.tso-off")["interface eth2"] == "fail"

@@ -85,10 +85,13 @@ def _xen(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> Non
     facts.pcpus = sorted(pcpus.values(), key=lambda p: p.cpu)
 
 
+def _kind(name: str) -> str:
+    return "vif" if name.startswith("vif") else "tap" if _VIRTUAL_PORT.match(name) else "physical"
+
+
 def _port(name: str, links: dict) -> Port:
-    kind = "vif" if name.startswith("vif") else "tap" if _VIRTUAL_PORT.match(name) else "physical"
     link = links.get(name)
-    return Port(name=name, kind=kind, mtu=link.mtu if link else None)
+    return Port(name=name, kind=_kind(name), mtu=link.mtu if link else None)
 
 
 def _bridges(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str], links: dict) -> None:
@@ -132,13 +135,15 @@ def _interfaces(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str],
             continue
         name = cid.split("@", 1)[1]
         link = links.get(name)
-        iface = Interface(name=name, mtu=link.mtu if link else None, bridge_port=name in ports)
+        iface = Interface(name=name, kind=_kind(name), mtu=link.mtu if link else None, bridge_port=name in ports)
         for attr, key in (("tso", "tcp-segmentation-offload"), ("lro", "large-receive-offload")):
             f = features.get(key)
             if f is not None:
                 setattr(iface, attr, f.value)
                 setattr(iface, f"{attr}_fixed", f.fixed)
                 iface.evidence[attr] = _ev(files, cid, f.line)
+        if (tso := features.get("tcp-segmentation-offload")) is not None:
+            iface.tso_requested = tso.requested
         subs = [f for name, f in features.items() if _TSO_PART.fullmatch(name)]
         if iface.tso is not None and not iface.tso_fixed and subs and all(f.fixed for f in subs):
             iface.tso_fixed = True  # ethtool 3.x and later mark the parts, not the tcp-segmentation-offload line

@@ -268,9 +268,11 @@ class LinuxBridge(Fact):
 
 class Interface(Fact):
     name: str
+    kind: str = "physical"  # vif, tap (tun, vnet, veth) or physical (a NIC, bond or VLAN)
     mtu: int | None = None
     tso: str | None = None
     tso_fixed: bool = False
+    tso_requested: str | None = None  # `off [requested on]`: asked for, and the device kept it off
     lro: str | None = None
     lro_fixed: bool = False
     bridge_port: bool = False
