@@ -367,3 +367,9 @@ def test_tso_off_on_a_vif_or_where_the_device_refused_it_is_not_a_finding(tmp_pa
     results = _results(_host(bundle), "linux.tso-off")
     assert results["interface vif5.0"] == "not_applicable" and results["interface eth2"] == "pass"
     assert _results(_host(dom0), "linux.tso-off")["interface eth2"] == "fail"
+
+
+def test_mtu_chain_says_where_a_large_frame_is_dropped() -> None:
+    [host] = review(CAPTURES / "ovm-dom0-untuned").hosts
+    [finding] = [f for f in host.findings if f.rule == "xen.mtu-chain"]
+    assert "drops it at any other" in finding.message and "dropped at the bridge" not in finding.message
