@@ -373,3 +373,18 @@ def test_mtu_chain_says_where_a_large_frame_is_dropped() -> None:
     [host] = review(CAPTURES / "ovm-dom0-untuned").hosts
     [finding] = [f for f in host.findings if f.rule == "xen.mtu-chain"]
     assert "drops it at any other" in finding.message and "dropped at the bridge" not in finding.message
+
+
+def test_a_half_core_control_domain_has_no_whole_core_whatever_its_own_psrinfo_says(tmp_path: Path) -> None:
+    """primary with 4 of a SPARC-T5 core's 8 strands: its own psrinfo -pv shows
+    a core of 4 threads, which made it '1 whole cores (4 vCPUs)'. Threads per
+    core come from the processor model first."""
+    vcpu_rows = "".join(f"    {i}      {i}      0      0.3% 0.3%   100%\n" for i in range(4, 8))
+    bundle = _variant(tmp_path, UNTUNED, {
+        "psrinfo-pv.txt": [("1 core and 8 virtual processors (0-7)", "1 core and 4 virtual processors (0-3)"),
+                           ("The core has 8 virtual processors (0-7)", "The core has 4 virtual processors (0-3)")],
+        "ldm-list-l.txt": [("primary          active     -n-cv-  UART    8     8G",
+                            "primary          active     -n-cv-  UART    4     8G"),
+                           ("    0      (0, 1, 2, 3, 4, 5, 6, 7)", "    0      (0, 1, 2, 3)"), (vcpu_rows, "")]})
+    finding = _finding(_host(bundle), "ldoms.service-cores", "domain primary")
+    assert finding.observed.startswith("0 whole cores (4 vCPUs)"), finding.observed

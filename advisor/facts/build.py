@@ -281,7 +281,10 @@ def _ldoms(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str], auto
             facts.domains, facts.vswitches, facts.vnets = [], [], []
         return
     listing = parsed[cid]
-    tpc = facts.threads_per_core or ldoms.threads_per_core_for_model(facts.cpu_model) or ldoms.threads_per_core_from_listing(listing)
+    # The processor model first: a domain with part of a core sees a core of fewer threads in its own psrinfo -pv,
+    # and so does the listing where no domain has a whole core; the larger of those two otherwise.
+    seen = [n for n in (facts.threads_per_core, ldoms.threads_per_core_from_listing(listing)) if n]
+    tpc = ldoms.threads_per_core_for_model(facts.cpu_model) or (max(seen) if seen else None)
     domains, vswitches, vnets = ldoms.build_domains(listing, files[cid], tpc)
     for dom in domains:
         dom.is_local = dom.is_control and facts.is_control_domain is not False
