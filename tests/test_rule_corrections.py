@@ -388,3 +388,15 @@ def test_a_half_core_control_domain_has_no_whole_core_whatever_its_own_psrinfo_s
                            ("    0      (0, 1, 2, 3, 4, 5, 6, 7)", "    0      (0, 1, 2, 3)"), (vcpu_rows, "")]})
     finding = _finding(_host(bundle), "ldoms.service-cores", "domain primary")
     assert finding.observed.startswith("0 whole cores (4 vCPUs)"), finding.observed
+
+
+def test_service_cores_for_a_port_faster_than_the_study_measured_wait_for_a_check(tmp_path: Path) -> None:
+    """A 100 GbE port counts as ten 10 GbE ports, an estimate past what the
+    study measured (10 GbE on T4 and T5): the step that follows is held."""
+    bundle = _variant(tmp_path, TUNED, {"dladm-show-phys.txt": [(
+        "net2              Ethernet             unknown    0      unknown   ixgbe2",
+        "net2              Ethernet             up         100000 full      ixgbe2")]})
+    host = _host(bundle)
+    assert "12 10 GbE data port(s)" in _finding(host, "ldoms.service-cores", "domain primary").message
+    note = _planned(host)["ldm set-core 24 primary"]
+    assert note is not None and "the study measured 10 GbE ports only" in note

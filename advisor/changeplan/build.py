@@ -136,7 +136,7 @@ def _within_free(steps: list[_Step], host: _Host, notes: list[str]) -> None:
             dom = host.domains.get(shell_word((s.step.sets or "").partition(":")[2]))
             held = getattr(dom, held_field, None) if dom is not None else None
             more = (s.step.amount or 0) - (held or 0) if held is not None else None
-            if more is not None and more <= 0:
+            if (more is not None and more <= 0) or s.step.check_first is not None:  # held already: takes nothing
                 continue
             if free is None or more is None:
                 s.step.check_first = (f"`{check}` shows at least {_amount(more, suffix)} {unit} for "

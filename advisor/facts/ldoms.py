@@ -198,6 +198,7 @@ def _bandwidth(dom: Domain, vnets: list[VNet], by_vsw: dict[tuple[str, str], VSw
         if all(lk.speed_mbps is not None for lk in data):
             dom.ten_gbe_ports = sum(_ports_of_10g(lk.speed_mbps or 0) for lk in data)
             dom.evidence["ten_gbe_ports"] = ", ".join(lk.evidence.get("speed_mbps", "") for lk in data)
+            dom.beyond_10gbe = [lk.name for lk in data if (lk.speed_mbps or 0) > 10000]
     mine = [v for v in vnets if v.domain == dom.name]
     switches = [by_vsw.get((v.vsw_domain or "", v.vsw or "")) for v in mine]
     if mine and all(s is not None and s.net_dev_speed_mbps is not None for s in switches):
