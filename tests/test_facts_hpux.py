@@ -78,8 +78,10 @@ def test_transmit_cko_off_is_named_and_turned_on_first(tmp_path: Path) -> None:
     finding = by_subject["interface lan0"]
     assert "transmit checksum offload is off too" in finding.message
     assert finding.remediation[0].startswith("# fill in TX_CKO_ATTRIBUTE first: nwmgr --sa -A TX_CKO_ATTRIBUTE=on -c lan0")
-    assert finding.remediation[1] == "nwmgr --sa -A vmtu=32160 -c lan0"
-    assert [c.split(" #")[0] for c in by_subject["interface lan1"].remediation] == ["nwmgr --sa -A vmtu=32160 -c lan1"]
+    # lan0 and lan1 are members of lan900: TSO waits for each to leave the aggregate, and lan0's for its CKO too
+    assert finding.remediation[1].startswith("# only after checking that lan0 is out of aggregate lan900")
+    assert finding.remediation[1].endswith("and its transmit checksum offload is on: nwmgr --sa -A vmtu=32160 -c lan0")
+    assert [c.split(": nwmgr")[1] for c in by_subject["interface lan1"].remediation] == [" --sa -A vmtu=32160 -c lan1"]
 
 
 def test_the_cko_placeholder_is_not_run_by_the_script(tmp_path: Path) -> None:

@@ -400,3 +400,25 @@ def test_service_cores_for_a_port_faster_than_the_study_measured_wait_for_a_chec
     assert "12 10 GbE data port(s)" in _finding(host, "ldoms.service-cores", "domain primary").message
     note = _planned(host)["ldm set-core 24 primary"]
     assert note is not None and "the study measured 10 GbE ports only" in note
+
+
+def test_tso_on_an_apa_member_port_or_without_transmit_cko_waits_for_its_prerequisite(tmp_path: Path) -> None:
+    """lan0 and lan1 are members of lan900: HP's APA guide says TSO cannot be
+    changed on a port in an aggregate; and TSO needs transmit checksum offload
+    on first (Ethernet Support Guide). Neither step may run as it stands."""
+    host = _host(CAPTURES / "hpux-rx6600-untuned")
+    planned = _planned(host)
+    for lan in ("lan0", "lan1"):
+        note = planned[f"nwmgr --sa -A vmtu=32160 -c {lan}"]
+        assert note is not None and f"{lan} is out of aggregate lan900" in note, note
+    assert not [c for c in _commands(host) if "vmtu=32160" in c]
+
+
+def test_tso_waits_for_transmit_checksum_offload_where_it_is_off(tmp_path: Path) -> None:
+    """lan0 alone (out of the aggregate) with transmit CKO off: the CKO step
+    (its attribute name to fill in) comes first, and the VMTU step waits for it."""
+    bundle = _variant(tmp_path, CAPTURES / "hpux-rx6600-untuned", {
+        "lanscan.txt": [("900 0 1\n", "900 1\n")],
+        "nwmgr-attrs@lan0.txt": [("Link State = Up\n", "Link State = Up\nTransmit Checksum Offload = Off\n")]})
+    note = _planned(_host(bundle))["nwmgr --sa -A vmtu=32160 -c lan0"]
+    assert note is not None and "transmit checksum offload is on on lan0" in note, note

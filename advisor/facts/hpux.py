@@ -151,5 +151,9 @@ def _aggregates(out: dict[str, LanInterface], parsed: dict[str, Any], files: dic
             continue
         agg.is_aggregate = True
         agg.members = [by_ppa[m].name for m in members if m in by_ppa]
+        for m in members:
+            if m in by_ppa:
+                by_ppa[m].aggregate = agg.name
+                by_ppa[m].evidence["aggregate"] = f"{files[cid]}:{lanscan.quiet_line[agg_ppa]}"
         agg.members_tso_off = [LanRef(name=by_ppa[m].name, ppa=m) for m in members if m in by_ppa and by_ppa[m].vmtu == 0]
         agg.evidence["members"] = agg.evidence["members_tso_off"] = f"{files[cid]}:{lanscan.quiet_line[agg_ppa]}"

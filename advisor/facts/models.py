@@ -217,6 +217,7 @@ class LanInterface(Fact):
     is_aggregate: bool = False
     members: list[str] | None = None  # aggregates: member interfaces (None: lanscan -q not read)
     members_tso_off: list[LanRef] = []
+    aggregate: str | None = None  # the APA aggregate this port is a member of (lanscan -q)
 
 
 class Filtered(Record):
