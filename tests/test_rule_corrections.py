@@ -422,3 +422,13 @@ def test_tso_waits_for_transmit_checksum_offload_where_it_is_off(tmp_path: Path)
         "nwmgr-attrs@lan0.txt": [("Link State = Up\n", "Link State = Up\nTransmit Checksum Offload = Off\n")]})
     note = _planned(_host(bundle))["nwmgr --sa -A vmtu=32160 -c lan0"]
     assert note is not None and "transmit checksum offload is on on lan0" in note, note
+
+
+def test_guests_sharing_a_cpu_are_spread_over_the_cpus_off_dom0_at_medium() -> None:
+    """dom0 is pinned to CPUs 0 and 1: `vcpu-pin ... all` would let the guests
+    onto them. Its severity rests on one 10-second run of two guests: medium."""
+    host = _host(CAPTURES / "ovm-dom0-untuned")
+    findings = [f for f in host.findings if f.rule == "xen.shared-pcpu"]
+    assert findings and {f.severity.value for f in findings} == {"medium"}
+    assert sorted(s.command for f in findings for s in f.steps) == [
+        "xl vcpu-pin nfs1 0 2,3,4,5,6,7", "xl vcpu-pin nfs2 0 2,3,4,5,6,7"]

@@ -61,6 +61,10 @@ def _xen(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> Non
         elif cpus is not None and len(cpus) == 1 and (nr is None or len(cpus) < nr):
             dom0_pins |= cpus
     facts.xen_dom0_pinned = sorted(dom0_pins)
+    if not dom0_pins:
+        facts.xen_guest_cpus = "all"
+    elif nr is not None and set(range(nr)) - dom0_pins:
+        facts.xen_guest_cpus = ",".join(str(c) for c in sorted(set(range(nr)) - dom0_pins))
     guests: list[XenVcpu] = []
     pcpus: dict[int, PCpu] = {}
     for v in vcpus:

@@ -332,6 +332,7 @@ class HostFacts(Fact):
     xen_tool: str | None = None  # xl or xm, whichever answered
     xen_nr_cpus: int | None = None
     xen_dom0_pinned: list[int] | None = None
+    xen_guest_cpus: str | None = None  # the CPUs guests may use: all, or every CPU but dom0's pinned ones (0,1,...)
     xen_guest_vcpus: list[XenVcpu] | None = None
     pcpus: list[PCpu] | None = None
     bridges: list[LinuxBridge] | None = None
