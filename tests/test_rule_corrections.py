@@ -432,3 +432,14 @@ def test_guests_sharing_a_cpu_are_spread_over_the_cpus_off_dom0_at_medium() -> N
     assert findings and {f.severity.value for f in findings} == {"medium"}
     assert sorted(s.command for f in findings for s in f.steps) == [
         "xl vcpu-pin nfs1 0 2,3,4,5,6,7", "xl vcpu-pin nfs2 0 2,3,4,5,6,7"]
+
+
+def test_ipsec_jumbo_frames_only_on_data_links_that_can_carry_them(tmp_path: Path) -> None:
+    """Not the service processor's usbecm link (1500 only), the vsw pseudo-links
+    or the ports that are not up."""
+    bundle = _variant(tmp_path, UNTUNED, {"dladm-show-phys.txt": [(
+        "net5              Ethernet             up         0      unknown   vsw1",
+        "net5              Ethernet             up         0      unknown   vsw1\n"
+        "net6              Ethernet             up         10     full      usbecm0")]})
+    finding = _finding(_host(bundle, POLICIES / "declared-intents.yaml"), "solaris.ipsec-fanout", "host t5-primary-untuned")
+    assert finding.observed == "MTU 1500 on net0, net1"
