@@ -443,3 +443,13 @@ def test_ipsec_jumbo_frames_only_on_data_links_that_can_carry_them(tmp_path: Pat
         "net6              Ethernet             up         10     full      usbecm0")]})
     finding = _finding(_host(bundle, POLICIES / "declared-intents.yaml"), "solaris.ipsec-fanout", "host t5-primary-untuned")
     assert finding.observed == "MTU 1500 on net0, net1"
+
+
+def test_msix_tunables_are_not_offered_on_solaris_10_10_08(tmp_path: Path) -> None:
+    """The Nehalem study: a bug in ixgbe on Solaris 10 Update 6 (10/08) keeps
+    several receive DMA channels from working; the tunables do not fix it."""
+    bundle = _variant(tmp_path, CAPTURES / "x4270-s10-untuned", {"release.txt": [(
+        "Solaris 10 5/09 s10x_u7wos_08 X86", "Solaris 10 10/08 s10x_u6wos_07b X86")]})
+    finding = _finding(_host(bundle), "solaris.msix-interrupts", "host x4270-s10-untuned")
+    assert finding.severity.value == "info" and "10/08" in finding.message
+    assert [s.kind for s in finding.steps] == ["prerequisite"]
