@@ -453,3 +453,20 @@ def test_msix_tunables_are_not_offered_on_solaris_10_10_08(tmp_path: Path) -> No
     finding = _finding(_host(bundle), "solaris.msix-interrupts", "host x4270-s10-untuned")
     assert finding.severity.value == "info" and "10/08" in finding.message
     assert [s.kind for s in finding.steps] == ["prerequisite"]
+
+
+def test_a_guest_with_one_10gbe_link_and_one_on_an_etherstub_switch_is_judged_by_its_10gbe_link(tmp_path: Path) -> None:
+    """A switch with no net-dev (an internal or etherstub switch) reaches no
+    physical link: ldg1's vnet on one made guest-cores unknown."""
+    bundle = _variant(tmp_path, TUNED, {"ldm-list-l-p.txt": [
+        ("VSW|name=primary-vsw1|", "VSW|name=primary-stub|nclients=1|mac-addr=00:14:4f:fb:a8:18|net-dev=|pvid=1|vid=|"
+                                   "mode=|mtu=1500|linkprop=|id=2|inter-vnet-link=on|dev=switch@2|default-vlan-id=1\n"
+                                   "VSW|name=primary-vsw1|"),
+        ("VNET|name=vnet0|dev=network@0|service=primary-vsw0@primary|mac-addr=00:14:4f:f9:c0:a4|mode=|pvid=1|vid=|mtu=1500|"
+         "linkprop=|id=0\n",
+         "VNET|name=vnet0|dev=network@0|service=primary-vsw0@primary|mac-addr=00:14:4f:f9:c0:a4|mode=|pvid=1|vid=|mtu=1500|"
+         "linkprop=|id=0\nVNET|name=vnet1|dev=network@1|service=primary-stub@primary|mac-addr=00:14:4f:f9:c0:a5|mode=|"
+         "pvid=1|vid=|mtu=1500|linkprop=|id=1\n")]})
+    host = _host(bundle)
+    assert _results(host, "ldoms.guest-cores")["domain ldg1"] == "pass"
+    assert _results(host, "ldoms.whole-core")["domain ldg1"] == "pass"

@@ -201,7 +201,8 @@ def _bandwidth(dom: Domain, vnets: list[VNet], by_vsw: dict[tuple[str, str], VSw
             dom.beyond_10gbe = [lk.name for lk in data if (lk.speed_mbps or 0) > 10000]
     mine = [v for v in vnets if v.domain == dom.name]
     switches = [by_vsw.get((v.vsw_domain or "", v.vsw or "")) for v in mine]
-    if mine and all(s is not None and s.net_dev_speed_mbps is not None for s in switches):
+    # a switch with no net-dev (internal, or on an etherstub) reaches no physical link: it counts as none
+    if mine and all(s is not None and (not s.net_dev or s.net_dev_speed_mbps is not None) for s in switches):
         reached = {(s.domain, s.net_dev) for s in switches if s is not None and (s.net_dev_speed_mbps or 0) >= 10000}
         dom.ten_gbe_links = len(reached)
     elif not mine:
