@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Literal
 
 from advisor.facts.models import Domain, HostFacts
 from advisor.report.model import ChangePlan, Finding, FixStep, PlanPhase, PlanStep, placeholder_in
 from advisor.shell import shell_word
 
 REBOOT = {"solaris": "shutdown -y -g0 -i6", "hpux": "shutdown -r -y 0", "linux": "shutdown -r now"}
+Script = Literal["host", "control-domain"]  # the captured host's script, or the control domain's
 SAVE_CONFIG = 'ldm add-spconfig "advisor-`date +%Y%m%d%H%M`"'
 
 
@@ -268,7 +270,7 @@ def _mtu_guests(reconf: list[_Step], host: _Host) -> dict[str, list[str]]:
 
 def _phases(changes: list[_Step], host: _Host) -> list[PlanPhase]:
     outages = _outage_domains(changes, host)
-    ldm_script = "host" if host.is_control else "control-domain"
+    ldm_script: Script = "host" if host.is_control else "control-domain"
     where_ldm = host.control_name if host.is_control else (host.facts.control_host or "the control domain")
     here = host.local or host.facts.host
     live_here = [s for s in changes if not s.is_ldm and s.step.takes_effect == "now"]
@@ -345,7 +347,7 @@ def _held_unless(runs: bool, step: PlanStep) -> PlanStep:
     return PlanStep(command=step.command, run=False, note=_NOTHING_RUNS + (f"; {step.note}" if step.note else ""))
 
 
-def _reconf_phase(reconf: list[_Step], boot: list[_Step], host: _Host, script: str, where: str) -> PlanPhase:
+def _reconf_phase(reconf: list[_Step], boot: list[_Step], host: _Host, script: Script, where: str) -> PlanPhase:
     changes = [_plan_step(s) for s in reconf + boot]
     runs = any(step.run for step in changes)
     steps: list[PlanStep] = []
@@ -362,7 +364,7 @@ def _reconf_phase(reconf: list[_Step], boot: list[_Step], host: _Host, script: s
     return PlanPhase(title=title, script=script, runs_on=where, outage=f"reboot of {host.control_name}", steps=steps)
 
 
-def _outage_phase(name: str, mine: list[_Step], host: _Host, script: str, where: str, after: bool) -> PlanPhase:
+def _outage_phase(name: str, mine: list[_Step], host: _Host, script: Script, where: str, after: bool) -> PlanPhase:
     dom = host.domains.get(name)
     active = dom is None or dom.state in (None, "active")
     changes = [_plan_step(s) for s in mine]
@@ -376,7 +378,7 @@ def _outage_phase(name: str, mine: list[_Step], host: _Host, script: str, where:
                      outage=f"stop and start of {name}" if active else "none", after_reboot=after, steps=steps)
 
 
-def _stopped_before(name: str, mine: list[_Step], resets: list[str], host: _Host, script: str,
+def _stopped_before(name: str, mine: list[_Step], resets: list[str], host: _Host, script: Script,
                     where: str) -> PlanPhase:
     """A guest on a switch whose MTU changes: stopped before the control
     domain's reconfiguration, changed while stopped, started after the reboot:

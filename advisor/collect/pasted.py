@@ -12,11 +12,9 @@ later ones, which are listed as not read.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from advisor.collect.capture import Capture, RawOutput
-from advisor.collect.command_line import Command
 from advisor.collect.origins import Origin
 from advisor.collect.transcript import Segment, Transcript
 

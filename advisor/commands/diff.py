@@ -3,6 +3,7 @@ with their kstat counters compared)."""
 
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
 
@@ -74,7 +75,7 @@ def run_diff(old: Path, new: Path, fmt: str, out: Path | None, fail_on: str, pol
     if out is None:
         sys.stdout.write(text)
     else:
-        output.write_file(out, lambda stream: stream.write(text))
+        output.write_file(out, functools.partial(output.put, text))
     for e in result.errors:
         output.say(f"advisor: {e}")
     if result.errors:

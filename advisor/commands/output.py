@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import stat
 import sys
@@ -76,7 +77,7 @@ def _render(report: Report, fmt: str, rules: list[Rule], stream, mode: str = "fu
     stream.write(renderer.render(report, rules) if fmt == "sarif" else renderer.render(report))
 
 
-def write_file(path: Path, fill: Callable[[TextIO], None], executable: bool = False) -> None:
+def write_file(path: Path, fill: Callable[[TextIO], object], executable: bool = False) -> None:
     """A report or script at `path`, never replacing what advisor did not create:
     a new or regular file is written beside and renamed over (never seen half
     written); a character device or FIFO the user named (/dev/null, a pipe) is
@@ -106,6 +107,10 @@ def write_file(path: Path, fill: Callable[[TextIO], None], executable: bool = Fa
         raise InputError(f"{path}: cannot write ({exc.strerror})") from None
 
 
+def put(text: str, stream: TextIO) -> None:
+    stream.write(text)
+
+
 def _mkdir(folder: Path) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -123,14 +128,14 @@ def _write_scripts(report: Report, output: Path | None, into_folder: bool) -> No
         if output is None:
             sys.stdout.write(text)
         else:
-            write_file(output, lambda stream: stream.write(text))
+            write_file(output, functools.partial(put, text))
         return
     if output is None:
         raise InputError("--format script writes several scripts here (one per host, and one for the control "
                          "domain where a guest's ldm steps run): give -o DIR")
     _mkdir(output)
     for name, text in scripts.items():
-        write_file(output / name, lambda stream, text=text: stream.write(text), executable=True)
+        write_file(output / name, functools.partial(put, text), executable=True)
 
 
 def write(report: Report, formats: list[str], output: Path | None, rules: list[Rule], mode: str = "full") -> None:
@@ -160,7 +165,7 @@ def write(report: Report, formats: list[str], output: Path | None, rules: list[R
         if path is None:
             _render(chosen, fmt, rules, sys.stdout, mode)
             continue
-        write_file(path, lambda stream, fmt=fmt, chosen=chosen: _render(chosen, fmt, rules, stream, mode))
+        write_file(path, functools.partial(_render, chosen, fmt, rules, mode=mode))
 
 
 def verdict(report: Report) -> str:
