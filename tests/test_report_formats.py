@@ -310,3 +310,11 @@ def test_a_finding_without_a_step_says_why_and_never_points_at_steps_that_do_not
     guest = " ".join(run_cli("review", str(CAPTURES / "s11-guest-untuned")).stdout.split())
     assert "fixed by the steps of ldoms.software-level" in guest
     assert "the findings it follows from" not in crowded + guest
+
+
+def test_a_grouped_block_shows_each_subject_its_own_target() -> None:
+    """ldg2 reaches two 10 GbE links: it needs 8 GB where ldg1 needs 4; the block
+    printed the first subject's target for both while the plan ran set-memory 8G."""
+    text = run_cli("review", str(UNTUNED)).stdout
+    block = " ".join(text.split("ldoms.guest-memory  2 subjects", 1)[1].split("\nHIGH", 1)[0].split("\nLOW", 1)[0].split())
+    assert "ldg1 2 GB; expected at least 4 GB" in block and "ldg2 4 GB; expected at least 8 GB" in block

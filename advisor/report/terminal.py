@@ -217,14 +217,16 @@ def _group(rule: str, findings: list[Finding], causes: list[str], numbered: list
             rows.append(("evidence", ", ".join(_short(e, source) for e in f.evidence)))
     _fields(out, rows)
     if len(findings) > 1:
+        own = len({f.expected for f in findings}) > 1  # each subject its own target: said on its row
         subjects: list[list[str | Span]] = []
         for f in findings:
             sev = "" if f.severity is worst.severity else f" [{f.severity.value}]"
-            subjects.append([f.subject.split(" ", 1)[-1], f.observed + sev,
+            subjects.append([f.subject.split(" ", 1)[-1], f.observed + sev + (f"; expected {f.expected}" if own else ""),
                              ", ".join(_short(e, source) for e in f.evidence)])
         out.extend(layout.table([Column(wrap=False), Column(), Column(style="dim")], subjects, out.width, out.color,
                                 indent="  "))
-        _fields(out, [("expected", worst.expected)])
+        if not own:
+            _fields(out, [("expected", worst.expected)])
     tags = {f"{f.rule} on {f.subject}" for f in findings}
     mine = [(n, s) for n, s in numbered if tags & set(s.fixes)]
     impact = ", ".join(dict.fromkeys(f.impact for f in findings))
