@@ -72,7 +72,13 @@ def test_markdown_lists_hosts_and_fixes() -> None:
     assert "| t5-primary-untuned | solaris | 26.2 | 0 | 12 | 4 | 4 | 0 | findings |" in md
     assert "| t5-primary-tuned | solaris | 100 | 0 | 0 | 0 | 0 | 0 | clean |" in md
     assert "### HIGH `ldoms.inter-vnet-link` vsw primary-vsw0" in md
-    assert "```sh\nldm set-vsw inter-vnet-link=on primary-vsw0\n```" in md
+    assert "```sh\n# step 2\nldm set-vsw inter-vnet-link=on primary-vsw0\n```" in md
+    assert "### Change plan for t5-primary-untuned" in md and "2. `ldm set-vsw inter-vnet-link=on primary-vsw0`" in md
+    plan = md.split("### Change plan for t5-primary-untuned", 1)[1]
+    cards = md.split("### Change plan for t5-primary-untuned", 1)[0]
+    given = {ln for block in cards.split("```sh\n")[1:] for ln in block.split("\n```")[0].splitlines()
+             if not ln.startswith("#")}
+    assert given and all(f"`{line}`" in plan for line in given)
 
 
 def test_several_formats_into_a_folder(tmp_path: Path) -> None:
@@ -127,8 +133,14 @@ def test_html_is_one_self_contained_file_with_scores_chart_and_fixes(tmp_path: P
         for f in h["findings"]:
             expected[f["rule"]] = expected.get(f["rule"], 0) + 1
     assert per_rule == expected
-    fixes = ["\n".join(f["remediation"]) for h in report["hosts"] for f in h["findings"]]
-    assert [p.text for p in root.iterfind(".//h:pre[@class='fix']", ns)] == fixes
+    # every command a card gives to run is a step the plan runs: working through the cards in order gave
+    # primary `set-core 1` after the plan's `set-core 4`
+    run = {s["command"] for h in report["hosts"] for p in h["plan"]["phases"] for s in p["steps"] if s["run"]}
+    run |= {c["command"] for h in report["hosts"] for c in h["plan"]["checks"]}  # read-only checks to run by hand
+    given = [ln for p in root.iterfind(".//h:pre[@class='fix']", ns) for ln in p.text.splitlines()
+             if not ln.startswith("#")]
+    assert given and set(given) <= run, set(given) - run
+    assert "ldm set-core 4 primary" in given and "ldm set-core 1 primary" not in given
     assert "Gate failed" in text
     # which machine each capture came from, whatever its bundle is called
     lines = [p.text for p in root.iterfind(".//h:section/h:p[@class='muted']", ns)]

@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from html import escape
 
 from advisor import __version__
-from advisor.report.model import Finding, HostReport, PlanStep, Report, worst_first
+from advisor.report.model import Finding, HostReport, PlanStep, Report, fix_lines, worst_first
 
 SEVERITIES = ("critical", "high", "medium", "low", "info")
 COLOURS = {"critical": "#7b1fa2", "high": "#c62828", "medium": "#ef6c00", "low": "#f9a825", "info": "#607d8b"}
@@ -112,8 +112,9 @@ def _anchor(h: HostReport) -> str:
     return "host-" + "".join(c if c.isalnum() or c in "-_" else "_" for c in h.host)
 
 
-def _finding(f: Finding) -> str:
+def _finding(h: HostReport, f: Finding) -> str:
     evidence = ", ".join(f"<code>{_e(e)}</code>" for e in f.evidence) or "-"
+    which, lines = fix_lines(h, f)
     undo = (f"<p>Undo:</p><pre>{_e(chr(10).join(f.undo))}</pre>" if f.undo else "")
     return (f'<div class="finding" style="border-color:{COLOURS[f.severity.value]}">'
             f"<h4>{_badge(f.severity.value)} <code>{_e(f.rule)}</code> {_e(f.subject)}</h4>"
@@ -121,7 +122,8 @@ def _finding(f: Finding) -> str:
             f"<tr><th>observed</th><td>{_e(f.observed)}</td></tr><tr><th>expected</th><td>{_e(f.expected)}</td></tr>"
             f"<tr><th>evidence</th><td>{evidence}</td></tr><tr><th>effect</th><td>{_e(f.effect)}</td></tr>"
             f"<tr><th>source</th><td>{_source(f)}</td></tr></table>"
-            f"<p>Fix (impact: {_e(f.impact)}):</p><pre class=\"fix\">{_e(chr(10).join(f.remediation))}</pre>{undo}</div>")
+            f"<p>Fix (impact: {_e(f.impact)}; {_e(which)}):</p>"
+            + (f"<pre class=\"fix\">{_e(chr(10).join(lines))}</pre>" if lines else "") + f"{undo}</div>")
 
 
 def _source(f: Finding) -> str:
@@ -145,7 +147,7 @@ def _host(h: HostReport) -> str:
         found = [f for f in h.findings if f.severity.value == sev]
         if found:
             parts.append(f"<h3>{_badge(sev)} {len(found)} finding(s)</h3>")
-            parts += [_finding(f) for f in found]
+            parts += [_finding(h, f) for f in found]
     if not h.findings:
         parts.append("<p>No findings.</p>")
     parts.append(_plan(h))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from advisor.report.model import Report
+from advisor.report.model import HostReport, Report, fix_lines
 
 _ORDER = ("critical", "high", "medium", "low", "info")  # the order of HostReport.finding_counts()
 
@@ -45,9 +45,34 @@ def render(report: Report) -> str:
         if not h.findings:
             out.append("No findings.")
         for f in h.findings:
+            which, lines = fix_lines(h, f)
             out += [f"### {f.severity.value.upper()} {code(f.rule)} {inline(f.subject)}", "", inline(f.message), "",
                     f"- observed: {inline(f.observed)}", f"- expected: {inline(f.expected)}",
                     f"- evidence: {', '.join(code(e) for e in f.evidence) or '-'}",
                     f"- effect: {inline(f.effect)}", f"- source: {inline(f.source)}", "",
-                    f"Fix ({f.impact}):", "", "```sh", *f.remediation, "```", ""]
+                    f"Fix ({f.impact}; {which}):", ""] + (_fenced(lines) if lines else [])
+        out += _plan(h)
     return "\n".join(out).rstrip() + "\n"
+
+
+def _fenced(lines: list[str]) -> list[str]:
+    fence = "`" * (max((len(run) for line in lines for run in re.findall(r"`+", line)), default=0) + 3)
+    return [fence + "sh", *lines, fence, ""]
+
+
+def _plan(h: HostReport) -> list[str]:
+    """The host's change plan, numbered as every other view numbers it."""
+    plan = h.plan
+    if plan is None or not (plan.prerequisites or plan.phases):
+        return []
+    out = [f"### Change plan for {inline(h.host)}", ""]
+    number = {id(s): n for n, s in plan.numbered()}
+    for p in plan.prerequisites:
+        out.append(f"- {number[id(p)]} prerequisite, never run by advisor: {code(p.command)}")
+    for phase in plan.phases:
+        out += ["", f"**{inline(phase.title)}** (runs on {inline(phase.runs_on)}; interrupts: {inline(phase.outage)})", ""]
+        for s in phase.steps:
+            held = "" if s.run else " (not run)"
+            out.append(f"{number[id(s)]}. {code(s.command)}{held}" + (f": {inline(s.note)}" if s.note else ""))
+    out += [f"> {inline(n)}" for n in plan.notes]
+    return out + [""]

@@ -145,6 +145,32 @@ class ChangePlan(BaseModel):
     control_domain: str | None = None  # where the ldm steps run, when that is not the captured host
     control_domain_name: str = "primary"  # the control domain's name in ldm
 
+    def numbered(self) -> list[tuple[str, PlanStep]]:
+        """Its steps with the numbers every view shows: P1.. for prerequisites, 1.. for the rest."""
+        steps = [(f"P{i}", s) for i, s in enumerate(self.prerequisites, 1)]
+        return steps + [(str(i), s) for i, s in enumerate((s for ph in self.phases for s in ph.steps), 1)]
+
+    def steps_for(self, finding: "Finding") -> list[tuple[str, PlanStep]]:
+        """The plan's steps that fix a finding, numbered: what every view shows
+        for it, so that no view gives a command or target the plan does not run."""
+        tag = f"{finding.rule} on {finding.subject}"
+        return [(n, s) for n, s in self.numbered() if tag in s.fixes]
+
+
+def fix_lines(host: "HostReport", finding: "Finding") -> tuple[str, list[str]]:
+    """What a finding's card says of its fix, from the host's plan: which steps,
+    and their lines as a script carries them (a held step as a comment, its
+    reason above it); a finding with no step says why, with its checks."""
+    steps = host.plan.steps_for(finding) if host.plan is not None else []
+    if steps:
+        lines: list[str] = []
+        for n, s in steps:
+            lines += [f"# step {n}: {s.note}" if s.note else f"# step {n}"] + [s.command if s.run else f"# {s.command}"]
+        return f"plan step {', '.join(n for n, _s in steps)}", lines
+    checks = [s.as_text() for s in finding.steps if s.kind == "check"]
+    return ("no change advisor can plan: the check below says what to do" if checks
+            else "no step of its own in the plan (see the findings it follows from)"), checks
+
 
 class BaselineNote(BaseModel):
     """Against --baseline: findings already there (left out of findings) and fixed since."""

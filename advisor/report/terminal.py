@@ -9,7 +9,7 @@ from typing import IO, Literal
 
 from advisor.report import layout
 from advisor.report.layout import Column, Span, cells, paint, wrap
-from advisor.report.model import (RUNTIME_REASON, ChangePlan, Finding, HostReport, PlanPhase, PlanStep, Report,
+from advisor.report.model import (RUNTIME_REASON, Finding, HostReport, PlanPhase, PlanStep, Report,
                                    without_comment, worst_first)
 
 _STATUS_STYLE = {"clean": "green", "findings": "yellow", "no-evidence": "red", "error": "red", "unreachable": "red"}
@@ -119,14 +119,6 @@ def _fields(out: Output, rows: list[tuple[str, str]], style: str = "") -> None:
         for number, line in enumerate(wrap(value, max(out.width - len(indent), 1))):
             head = f"  {paint(label, 'dim', out.color)}{' ' * (label_width - cells(label))} " if number == 0 else indent
             out.lines.append(head + paint(line, style, out.color))
-
-
-def _numbered(plan: ChangePlan | None) -> list[tuple[str, PlanStep]]:
-    """Plan steps with the numbers the report shows: P1.. for prerequisites, 1.. for the rest."""
-    if plan is None:
-        return []
-    steps = [(f"P{i}", s) for i, s in enumerate(plan.prerequisites, 1)]
-    return steps + [(str(i), s) for i, s in enumerate((s for ph in plan.phases for s in ph.steps), 1)]
 
 
 def _rules_of(steps: list[PlanStep]) -> str:
@@ -299,7 +291,7 @@ def _notes(h: HostReport, out: Output) -> None:
 
 def _host(h: HostReport, out: Output, causes: dict[str, list[str]], mode: Mode) -> None:
     _header(h, out)
-    numbered = _numbered(h.plan)
+    numbered = h.plan.numbered() if h.plan is not None else []
     summary = _plan_summary(h, numbered)
     if summary:
         out.text("  Change plan (steps below):", style="bold")
