@@ -639,3 +639,16 @@ def test_a_consistent_jumbo_frame_path_is_not_torn_out_unchecked(tmp_path: Path)
 
 
 SAVE = 'ldm add-spconfig "advisor-`date +%Y%m%d%H%M`"'
+
+
+def test_part_one_run_again_does_not_reboot_the_control_domain_again(tmp_path: Path) -> None:
+    """Part 1 ends with primary's reboot, an outage of every guest: run twice,
+    it asked for a second one. The second run now stops and says why."""
+    _scripts(tmp_path, str(UNTUNED))
+    env, state = _standin(tmp_path, UNTUNED)
+    script = _sandboxed(tmp_path / "scripts" / "t5-primary-untuned.remediation.sh", tmp_path / "root")
+    assert _run(script, env).returncode == 0
+    again = _run(script, env)
+    assert again.returncode == 1 and "part 1 already ran and rebooted the control domain" in again.stderr
+    assert len(json.loads(state.read_text())["reboots"]) == 1
+    assert _run(script, env, "after-reboot").returncode == 0

@@ -107,11 +107,24 @@ def _step(step: PlanStep, left: _Left) -> list[str]:
     return lines + [""]
 
 
-def _phase(phase: PlanPhase, left: _Left) -> list[str]:
+# Part 1 ends with the control domain's reboot: once that reboot is asked for, a
+# second run of part 1 would ask for it again, an outage of every guest for
+# nothing. The mark, beside the script, is made just before the reboot.
+_REBOOTED = '"$0.part1-rebooted"'
+_RUN_ONCE = [f"if [ -f {_REBOOTED} ]; then",
+             f"    when=`cat {_REBOOTED}`",
+             f"    printf 'part 1 already ran and rebooted the control domain (%s): run part 2 ({AFTER}); "
+             f"to run part 1 again, remove %s\\n' \"$when\" {_REBOOTED} >&2",
+             "    exit 1", "fi", ""]
+
+
+def _phase(phase: PlanPhase, left: _Left, ends_part_1: bool = False) -> list[str]:
     head = f"# ==== {phase.title} "
     lines = [head + "=" * max(4, 78 - len(head)),
              f"# runs on {phase.runs_on}; interrupts: {phase.outage}", ""]
-    for step in phase.steps:
+    for i, step in enumerate(phase.steps):
+        if ends_part_1 and step.run and i == len(phase.steps) - 1:  # the reboot that ends part 1
+            lines.append(f"date > {_REBOOTED}")
         lines += _step(step, left)
     return lines
 
@@ -199,9 +212,9 @@ def _script(h: HostReport, phases: list[PlanPhase], where: str, name: str, plan:
     first = [p for p in phases if not p.after_reboot]
     second = [p for p in phases if p.after_reboot]
     if two_parts:
-        lines += ['if [ "$part" = 1 ]; then', ""]
+        lines += ['if [ "$part" = 1 ]; then', "", *_RUN_ONCE]
         for phase in first:
-            lines += _phase(phase, left)
+            lines += _phase(phase, left, ends_part_1=phase is first[-1] and phase.outage.startswith("reboot of"))
         lines += ["exit 0", "fi", "", f"# ==== Part 2: run with the argument {AFTER} once the control domain is back", "",
                   *_still_reconfiguring(plan.control_domain_name), ""]
         left.rebooted()
