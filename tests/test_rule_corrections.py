@@ -333,7 +333,7 @@ def test_moving_a_guest_off_dom0s_cpus_never_puts_it_back_on_them(tmp_path: Path
         listing.write_text(text.replace(old, old.replace("412.3  1 / all", f"412.3  {hard} / all")))
         host = _host(bundle)
         [step] = [s for s in _finding(host, "xen.dom0-overlap", "vcpu web1/0").steps]
-        steps[hard] = (step.command, step.check_first is None)
+        steps[hard] = (step.code, step.check_first is None)
     assert steps == {"1": ("xl vcpu-pin web1 0 2,3,4,5,6,7", False), "1-3": ("xl vcpu-pin web1 0 2,3", True)}
 
 
@@ -430,7 +430,7 @@ def test_guests_sharing_a_cpu_are_spread_over_the_cpus_off_dom0_at_medium() -> N
     host = _host(CAPTURES / "ovm-dom0-untuned")
     findings = [f for f in host.findings if f.rule == "xen.shared-pcpu"]
     assert findings and {f.severity.value for f in findings} == {"medium"}
-    assert sorted(s.command for f in findings for s in f.steps) == [
+    assert sorted(s.code for f in findings for s in f.steps) == [
         "xl vcpu-pin nfs1 0 2,3,4,5,6,7", "xl vcpu-pin nfs2 0 2,3,4,5,6,7"]
 
 
@@ -470,3 +470,14 @@ def test_a_guest_with_one_10gbe_link_and_one_on_an_etherstub_switch_is_judged_by
     host = _host(bundle)
     assert _results(host, "ldoms.guest-cores")["domain ldg1"] == "pass"
     assert _results(host, "ldoms.whole-core")["domain ldg1"] == "pass"
+
+
+def test_lro_on_a_bond_slave_under_a_bridge_is_found(tmp_path: Path) -> None:
+    """eth0 is a slave of bond0, a port of bridge 0a1b2c3d4e: what LRO merges
+    on eth0 is forwarded through the bridge all the same."""
+    dom0 = CAPTURES / "ovm-dom0-untuned"
+    bundle = _variant(tmp_path, dom0, {})
+    eth2 = (dom0 / "ethtool-k@eth2.txt").read_text()
+    (bundle / "ethtool-k@eth0.txt").write_text(eth2.replace("eth2", "eth0"))
+    results = _results(_host(bundle), "linux.lro-forwarding")
+    assert results["interface eth0"] == results["interface eth2"] == "fail"

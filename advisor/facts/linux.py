@@ -133,6 +133,8 @@ def _bridges(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str], li
 
 def _interfaces(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str], links: dict) -> None:
     ports = {p.name for b in facts.bridges or [] for p in b.ports}
+    # a bond's slaves forward what the bond, a bridge port, forwards
+    ports |= {lk.name for lk in links.values() if "SLAVE" in lk.flags and lk.master in ports}
     out = []
     for cid, features in parsed.items():
         if not cid.startswith("ethtool-k@"):
