@@ -88,6 +88,8 @@ def review_with_facts(capture: Capture, engine: Engine) -> tuple[HostReport, Hos
         waived=accepted.waived, expired_waivers=accepted.expired,
         plan=changeplan.build(accepted.findings, built.facts),
     )
+    for f in report.findings:
+        f.plan_steps = [n for n, _s in report.plan.steps_for(f)] if report.plan is not None else []
     return report, built.facts
 
 

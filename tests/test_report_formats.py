@@ -32,7 +32,9 @@ def test_sarif_validates_and_locates_findings_at_their_evidence() -> None:
     assert result["level"] == "error" and rules[result["ruleIndex"]] == "ldoms.inter-vnet-link"
     loc = result["locations"][0]["physicalLocation"]
     assert loc["artifactLocation"]["uri"] == f"{UNTUNED}/ldm-list-l.txt" and loc["region"]["startLine"] == 62
-    assert result["properties"]["remediation"] == ["ldm set-vsw inter-vnet-link=on primary-vsw0"]
+    # the plan's step for it, as every view shows it
+    assert result["properties"]["remediation"] == ["# step 2", "ldm set-vsw inter-vnet-link=on primary-vsw0"]
+    assert result["properties"]["planSteps"] == ["2"]
     levels = {r["ruleId"]: r["level"] for r in run["results"]}
     assert levels["ldoms.whole-core"] == "note" and levels["ldoms.jumbo-frames"] == "warning"
 
@@ -330,3 +332,12 @@ def test_a_grouped_block_shows_each_subject_its_own_target() -> None:
     text = run_cli("review", str(UNTUNED)).stdout
     block = " ".join(text.split("ldoms.guest-memory  2 subjects", 1)[1].split("\nHIGH", 1)[0].split("\nLOW", 1)[0].split())
     assert "ldg1 2 GB; expected at least 4 GB" in block and "ldg2 4 GB; expected at least 8 GB" in block
+
+
+def test_json_junit_and_sarif_point_each_finding_at_the_same_plan_steps() -> None:
+    report = json.loads(run_cli("review", str(UNTUNED), "-f", "json").stdout)["hosts"][0]
+    numbered = [s for p in report["plan"]["phases"] for s in p["steps"]]
+    cores = next(f for f in report["findings"] if f["rule"] == "ldoms.service-cores")
+    assert [numbered[int(n) - 1]["command"] for n in cores["plan_steps"]] == ["ldm set-core 4 primary"]
+    junit = run_cli("review", str(UNTUNED), "-f", "junit").stdout
+    assert f"fix: plan step {', '.join(cores['plan_steps'])}" in junit and "ldm set-core 1 primary" not in junit

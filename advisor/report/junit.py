@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
 
-from advisor.report.model import OTHER_PLATFORM, HostReport, Report
+from advisor.report.model import OTHER_PLATFORM, HostReport, Report, fix_lines
 
 
 def _case(h: HostReport, result, finding) -> str:
     attrs = f"classname={quoteattr(result.rule)} name={quoteattr(f'{h.host}: {result.subject}')}"
     if result.status == "fail" and finding is not None:
+        which, lines = fix_lines(h, finding)
         body = "\n".join([finding.message, f"observed: {finding.observed}", f"expected: {finding.expected}",
                           f"evidence: {', '.join(finding.evidence) or '-'}", f"impact: {finding.impact}",
-                          "remediation:", *[f"  {c}" for c in finding.remediation], f"source: {finding.source}"])
+                          f"fix: {which}", *[f"  {c}" for c in lines], f"source: {finding.source}"])
         return (f"    <testcase {attrs}><failure message={quoteattr(finding.message)} "
                 f"type={quoteattr(finding.severity.value)}>{escape(body)}</failure></testcase>")
     if result.status == "unknown":

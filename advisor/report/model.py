@@ -103,6 +103,7 @@ class Finding(BaseModel):
     evidence: list[str]
     remediation: list[str]  # every step as one line: runnable commands, the others as comments
     steps: list[FixStep] = []
+    plan_steps: list[str] = []  # the numbers of the host's plan steps that fix it (P1.., 1..), as every view shows them
     undo: list[str] = []
     impact: str
     effect: str

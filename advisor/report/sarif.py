@@ -13,7 +13,7 @@ from urllib.parse import quote
 
 from advisor import __version__
 from advisor.engine.model import Rule
-from advisor.report.model import Finding, Report
+from advisor.report.model import Finding, HostReport, Report, fix_lines
 
 _LEVEL = {"critical": "error", "high": "error", "medium": "warning", "low": "note", "info": "note"}
 _EVIDENCE = re.compile(r"^(?P<file>.+?):(?P<line>\d+)$")
@@ -29,7 +29,8 @@ def _location(evidence: str) -> dict:
     return loc
 
 
-def _result(host: str, f: Finding, index: int) -> dict:
+def _result(h: HostReport, f: Finding, index: int) -> dict:
+    host = h.host
     result = {
         "ruleId": f.rule,
         "ruleIndex": index,
@@ -38,7 +39,8 @@ def _result(host: str, f: Finding, index: int) -> dict:
         "locations": [_location(e) for e in f.evidence] or [
             {"logicalLocations": [{"fullyQualifiedName": f"{host}/{f.subject}", "kind": "resource"}]}],
         "properties": {"host": host, "subject": f.subject, "severity": f.severity.value, "observed": f.observed,
-                       "expected": f.expected, "impact": f.impact, "remediation": f.remediation},
+                       "expected": f.expected, "impact": f.impact, "remediation": fix_lines(h, f)[1],
+                       "planSteps": f.plan_steps},
     }
     return result
 
@@ -58,7 +60,7 @@ def render(report: Report, rules: list[Rule]) -> str:
     used = sorted({f.rule for h in report.hosts for f in h.findings})
     by_id = {r.id: r for r in rules}
     index = {rid: i for i, rid in enumerate(used)}
-    results = [_result(h.host, f, index[f.rule]) for h in report.hosts for f in h.findings]
+    results = [_result(h, f, index[f.rule]) for h in report.hosts for f in h.findings]
     sarif = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
