@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 _ANSI = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-_QUOTE = re.compile(r"^(?:[ \t]?>[ \t]?)+|^\|[ \t]")
+_QUOTE = re.compile(r"^(?:[ \t]?>[ \t]?)++|^\|[ \t]")  # possessive: no state kept per level
 
 
 @dataclass
