@@ -120,8 +120,19 @@ def _sizing(steps: list[_Step], host: _Host, notes: list[str]) -> list[_Step]:
     return rest
 
 
-_POOLS = {"cores": ("free_cores", "whole_cores", "free whole cores", "ldm list-devices core", ""),
-          "memory-gb": ("free_memory_gb", "memory_gb", "GB of free memory", "ldm list-devices memory", "")}
+@dataclass(frozen=True)
+class _Pool:
+    """What the machine has free of one resource, as host facts and domains name it."""
+
+    kind: str  # the resource a step sizes: "cores:<domain>", "memory-gb:<domain>"
+    free: str  # the host fact of what is free
+    held: str  # the domain fact of what it holds now
+    unit: str
+    check: str  # the command that shows what is free
+
+
+_POOLS = (_Pool("cores", "free_cores", "whole_cores", "free whole cores", "ldm list-devices core"),
+          _Pool("memory-gb", "free_memory_gb", "memory_gb", "GB of free memory", "ldm list-devices memory"))
 
 
 def _within_free(steps: list[_Step], host: _Host, notes: list[str]) -> None:
@@ -130,33 +141,33 @@ def _within_free(steps: list[_Step], host: _Host, notes: list[str]) -> None:
     `set -e` a guest the script stopped stays down. Service and I/O domains are
     served first; a step that does not fit, or whose free pool advisor did not
     see, becomes a comment naming the check."""
-    for kind, (pool_field, held_field, unit, check, suffix) in _POOLS.items():
-        free = getattr(host.facts, pool_field)
-        growing = sorted((s for s in steps if (s.step.sets or "").partition(":")[0] == kind),
-                         key=lambda s: host.outage_rank(shell_word((s.step.sets or "").partition(":")[2])))
-        for s in growing:
-            dom = host.domains.get(shell_word((s.step.sets or "").partition(":")[2]))
-            held = getattr(dom, held_field, None) if dom is not None else None
-            more = (s.step.amount or 0) - (held or 0) if held is not None else None
+    for pool in _POOLS:
+        free = getattr(host.facts, pool.free)
+        growing = [s for s in steps if (s.step.sets or "").partition(":")[0] == pool.kind]
+        for s in sorted(growing, key=lambda s: host.outage_rank(_sized(s))):
+            dom = host.domains.get(_sized(s))
+            held = getattr(dom, pool.held, None) if dom is not None else None
+            more = (s.step.amount or 0) - held if held is not None else None
             if (more is not None and more <= 0) or s.step.check_first is not None:  # held already: takes nothing
                 continue
+            name = dom.name if dom is not None else _sized(s)
             if free is None or more is None:
-                s.step.check_first = (f"`{check}` shows at least {_amount(more, suffix)} {unit} for "
-                                      f"{dom.name if dom else 'it'}, beside what the plan's other steps take"
-                                      if more is not None else f"`{check}` shows enough {unit} for it")
-                continue
-            if more > free:
-                s.step.check_first = (f"{_amount(more, suffix)} more {unit} can be had for {dom.name if dom else 'it'} "
-                                      f"(the capture shows {_amount(free, suffix)} left free for it)")
-                notes.append(f"{dom.name if dom else 'a domain'} needs {_amount(more, suffix)} more {unit.replace('free ', '')}"
-                             f" than it has, but `{check}` showed {_amount(free, suffix)} free after the plan's other"
-                             f" steps: that step is held until resources are freed or added.")
-                continue
-            free -= more
+                s.step.check_first = (f"`{pool.check}` shows at least {more:g} {pool.unit} for {name}, beside what "
+                                      f"the plan's other steps take" if more is not None
+                                      else f"`{pool.check}` shows enough {pool.unit} for {name}")
+            elif more > free:
+                s.step.check_first = (f"{more:g} more {pool.unit} can be had for {name} (the capture shows {free:g} "
+                                      f"left free for it)")
+                notes.append(f"{name} needs {more:g} more {pool.unit.replace('free ', '')} than it has, but "
+                             f"`{pool.check}` showed {free:g} free after the plan's other steps: that step is held "
+                             f"until resources are freed or added.")
+            else:
+                free -= more
 
 
-def _amount(value: float | None, suffix: str) -> str:
-    return "?" if value is None else f"{value:g}{suffix}"
+def _sized(s: _Step) -> str:
+    """The domain a sizing step sizes, as a shell word."""
+    return shell_word((s.step.sets or "").partition(":")[2])
 
 
 def _ldm_major(host: _Host) -> int | None:
@@ -255,7 +266,7 @@ def _mtu_guests(reconf: list[_Step], host: _Host) -> dict[str, list[str]]:
     guests: dict[str, list[str]] = {}
     for s in reconf:
         kind, _, vsw = (s.step.sets or "").partition(":")
-        if kind != "vsw-mtu" or not _plan_step(s).run or s.step.amount is None:
+        if kind != "vsw-mtu" or not s.step.runnable or s.step.amount is None:
             continue
         for vnet in host.facts.vnets or []:
             word = shell_word(vnet.domain)
