@@ -481,3 +481,11 @@ def test_lro_on_a_bond_slave_under_a_bridge_is_found(tmp_path: Path) -> None:
     (bundle / "ethtool-k@eth0.txt").write_text(eth2.replace("eth2", "eth0"))
     results = _results(_host(bundle), "linux.lro-forwarding")
     assert results["interface eth0"] == results["interface eth2"] == "fail"
+
+
+def test_turning_lro_off_says_it_resets_the_link() -> None:
+    """ixgbe and most drivers reset the adapter to change LRO: the live phase
+    that runs it does not interrupt 'none'."""
+    host = _host(CAPTURES / "ovm-dom0-untuned")
+    [phase] = [p for p in host.plan.phases if any(s.command.startswith("ethtool -K eth2 lro off") for s in p.steps)]
+    assert phase.outage == "the link of eth2, for a few seconds (the driver resets the adapter)"

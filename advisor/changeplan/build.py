@@ -290,8 +290,9 @@ def _phases(changes: list[_Step], host: _Host) -> list[PlanPhase]:
     reconf = [s for s in changes if s.is_ldm and s.step.takes_effect == "restart" and s.step.domain == host.control]
     phases: list[PlanPhase] = []
     if live_here:
-        phases.append(PlanPhase(title=f"Live changes in {here}", script="host", runs_on=here, outage="none",
-                                steps=[_plan_step(s) for s in live_here]))
+        cut = list(dict.fromkeys(s.step.interrupts for s in live_here if s.step.interrupts and s.step.runnable))
+        phases.append(PlanPhase(title=f"Live changes in {here}", script="host", runs_on=here,
+                                outage="; ".join(cut) or "none", steps=[_plan_step(s) for s in live_here]))
     if live_ldm:
         phases.append(PlanPhase(title="Live changes through ldm", script=ldm_script, runs_on=where_ldm, outage="none",
                                 steps=[_plan_step(s) for s in live_ldm]))

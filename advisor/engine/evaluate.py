@@ -300,6 +300,7 @@ class Engine:
                     sets=render(remedy.sets, ns) if remedy.sets else None,
                     amount=_number(render(remedy.amount, ns)) if remedy.amount else None,
                     also_restarts=[shell_word(str(d)) for d in _items(also, scope)] if also is not None else [],
+                    interrupts=render(remedy.interrupts, ns) if remedy.interrupts else None,
                     undo=render_command(remedy.undo, ns) if remedy.undo else None))
         return steps
 

@@ -59,8 +59,9 @@ class Remedy(BaseModel):
     of that domain: for the control domain a delayed reconfiguration and its
     reboot, for another domain a stop and start, for a plain host a reboot),
     `check_first` (something advisor cannot see that must hold before the step
-    is run: the step is written commented out behind it) and `sets`/`amount`
-    (the resource the step sizes, so that one target is given per resource)."""
+    is run: the step is written commented out behind it), `sets`/`amount`
+    (the resource the step sizes, so that one target is given per resource)
+    and `interrupts` (what a live step interrupts all the same: a link reset)."""
 
     model_config = _STRICT
     command: str
@@ -74,6 +75,7 @@ class Remedy(BaseModel):
     sets: str | None = None  # "cores:{s.name}", "memory-gb:{s.name}" or "vsw-mtu:{s.name}"
     amount: str | None = None
     also_restarts: str | None = None  # CEL list of other domains the change restarts (vnets on a vsw)
+    interrupts: str | None = None  # a template: what the step interrupts though it takes effect at once
 
     @field_validator("sets")
     @classmethod

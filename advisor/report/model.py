@@ -42,6 +42,7 @@ class FixStep(BaseModel):
     sets: str | None = None  # the resource it sizes: "cores:ldg1", "memory-gb:ldg1", "vsw-mtu:primary-vsw1"
     amount: float | None = None
     also_restarts: list[str] = []  # other domains that need a restart for it to take effect
+    interrupts: str | None = None  # what it interrupts though it takes effect at once (a link reset)
     undo: str | None = None
 
     @property
