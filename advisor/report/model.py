@@ -171,7 +171,7 @@ def fix_lines(host: "HostReport", finding: "Finding") -> tuple[str, list[str]]:
         return f"plan step {', '.join(n for n, _s in steps)}", lines
     checks = [s.as_text() for s in finding.steps if s.kind == "check"]
     return ("no change advisor can plan: the check below says what to do" if checks
-            else "no step of its own in the plan (see the findings it follows from)"), checks
+            else f"no change advisor can plan (advisor rules show {finding.rule})"), checks
 
 
 class BaselineNote(BaseModel):
