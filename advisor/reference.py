@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from advisor.engine import packs
+from advisor import changes
 from advisor.engine.model import Remedy, Rule
 from advisor.report.model import Report
 
@@ -54,15 +55,17 @@ def _remedy_line(r: Remedy) -> str:
     if r.kind == "change":
         parts.append("takes effect at the restart of the domain it changes" if r.takes_effect == "restart"
                      else "takes effect at once")
-    if r.sets:
-        parts.append(f"sizes `{r.sets}` (merged with other rules' targets)")
+    op = changes.get(r.change.op) if r.change else None
+    if op is not None and op.sizes:
+        parts.append(f"sizes {op.sizes} of `{r.change.target}`, merged with other rules' targets")  # type: ignore[union-attr]
     if r.check_first:
         parts.append(f"commented out until: {r.check_first}")
     if r.when:
         parts.append(f"when `{r.when}`")
     if r.for_each:
         parts.append(f"for each of `{r.for_each}`")
-    return f"- `{r.command}`: {'; '.join(parts)}"
+    return f"- `{r.summary}`: {'; '.join(parts)}"
+
 
 
 PLAN_INTRO = """## How the fixes become one plan

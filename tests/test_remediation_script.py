@@ -572,15 +572,17 @@ def _whole_core_primary(version: str):
     return edit
 
 
-@pytest.mark.parametrize("version, live", [("3.0.0.2", True), ("2.2.0.0", False)])
-def test_a_whole_core_control_domain_grows_without_a_reboot_on_ldm_3(tmp_path: Path, version: str, live: bool) -> None:
+@pytest.mark.parametrize("version, live, cores", [("3.0.0.2", True, "ldm set-core 4 primary"),
+                                                  ("2.2.0.0", False, "ldm set-vcpu -c 4 primary")])
+def test_a_whole_core_control_domain_grows_without_a_reboot_on_ldm_3(tmp_path: Path, version: str, live: bool,
+                                                                     cores: str) -> None:
     """set-core is dynamic on an active domain that already has whole cores
     (3.x guides, CPU dynamic reconfiguration); memory is added live; 2.x keeps
-    them in the delayed reconfiguration."""
+    them in the delayed reconfiguration, and has set-vcpu -c for whole cores."""
     bundle = _variant(tmp_path, _whole_core_primary(version))
     steps = _plan_steps(bundle)
     expected = "Live changes through ldm" if live else "Control domain primary: delayed reconfiguration and one reboot"
-    assert steps["ldm set-core 4 primary"]["phase"] == expected and steps["ldm set-memory 16G primary"]["phase"] == expected
+    assert steps[cores]["phase"] == expected and steps["ldm set-memory 16G primary"]["phase"] == expected
     if live:
         _scripts(tmp_path, str(bundle))
         env, state = _standin(tmp_path, bundle)

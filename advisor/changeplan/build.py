@@ -18,12 +18,13 @@ decision; steps that depend on what advisor cannot see stay comments.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Literal
 
 from advisor.facts.models import Domain, HostFacts
-from advisor.report.model import ChangePlan, Finding, FixStep, PlanPhase, PlanStep, placeholder_in
+from advisor import changes as operations
+from advisor.changes import Change
+from advisor.report.model import ChangePlan, DomainAction, Finding, FixStep, PlanPhase, PlanStep, placeholder_in
 from advisor.shell import shell_word
 
 REBOOT = {"solaris": "shutdown -y -g0 -i6", "hpux": "shutdown -r -y 0", "linux": "shutdown -r now"}
@@ -38,7 +39,7 @@ class _Step:
 
     @property
     def is_ldm(self) -> bool:
-        return self.step.code.startswith("ldm ")
+        return self.step.runs_in == "ldm"
 
 
 @dataclass
@@ -111,7 +112,7 @@ def _sizing(steps: list[_Step], host: _Host, notes: list[str]) -> list[_Step]:
         chosen.step.takes_effect = "restart" if any(s.step.takes_effect == "restart" for s in group) else "now"
         if any(s.step.check_first is None and s.step.amount == pick.step.amount for s in group):
             chosen.step.check_first = None
-        if kind == "cores" and not _cap_cores(chosen, host.domains.get(name), notes):
+        if kind == "cores" and not _cap_cores(chosen, host.domains.get(name), host.facts, notes):
             continue
         if chosen.step.takes_effect == "restart" and _live_path(kind, host.domains.get(name), chosen.step.amount, host):
             chosen.step.takes_effect = "now"
@@ -193,7 +194,7 @@ def _live_path(kind: str, dom: Domain | None, amount: float | None, host: _Host)
     return False
 
 
-def _cap_cores(s: _Step, dom: Domain | None, notes: list[str]) -> bool:
+def _cap_cores(s: _Step, dom: Domain | None, facts: HostFacts, notes: list[str]) -> bool:
     """Keep the core target within max-cores; False when nothing is left to do."""
     if dom is None or dom.max_cores is None or not dom.max_cores.isdigit() or s.step.amount is None:
         return True
@@ -205,8 +206,8 @@ def _cap_cores(s: _Step, dom: Domain | None, notes: list[str]) -> bool:
                  f"max-cores={s.step.amount:g} {dom.name}, ldm bind, ldm start), so the plan stops at {limit}.")
     if dom.whole_cores is not None and limit <= dom.whole_cores:
         return False
-    s.step.amount = float(limit)
-    s.step.command = re.sub(r"^ldm set-core \d+ ", f"ldm set-core {limit} ", s.step.command)
+    if s.step.change is not None:
+        s.step.with_change(s.step.change.with_value(str(limit)), facts)
     return True
 
 
@@ -219,22 +220,28 @@ def _plan_step(s: _Step) -> PlanStep:
         note = f"first check that {st.check_first}"
     elif st.placeholder is not None:
         note = f"fill in {st.placeholder} first"
-    return PlanStep(command=st.command, run=st.runnable, note=note, fixes=s.fixes, undo=st.undo)
+    return PlanStep(command=st.command, run=st.runnable, note=note, fixes=s.fixes, undo=st.undo, change=st.change)
 
 
-def _control_step(command: str, note: str | None = None) -> PlanStep:
+def _control_step(command: str, note: str | None = None, action: DomainAction | None = None) -> PlanStep:
     """A step of the plan's own (stop, start, reboot a domain); held as a comment
     when the domain's name is a placeholder still to be filled in."""
     held = placeholder_in(command)
     if held is not None:
-        return PlanStep(command=command, run=False, note=f"fill in {held} first" + (f"; {note}" if note else ""))
-    return PlanStep(command=command, note=note)
+        return PlanStep(command=command, run=False, note=f"fill in {held} first" + (f"; {note}" if note else ""),
+                        control=action)
+    return PlanStep(command=command, note=note, control=action)
+
+
+def _ldm(verb: Literal["stop", "start", "start-reconf"], name: str, note: str | None = None) -> PlanStep:
+    """`ldm stop|start|start-reconf DOMAIN`: `name` is a shell word already."""
+    return _control_step(f"ldm {verb} {name}", note, DomainAction(action=verb, domain=name))
 
 
 def build(findings: list[Finding], facts: HostFacts) -> ChangePlan:
     host = _Host.of(facts)
     plan = ChangePlan(control_domain_name=host.control_name)
-    if not host.is_control and any(s.code.startswith("ldm ") for f in findings for s in f.steps):
+    if not host.is_control and any(s.runs_in == "ldm" for f in findings for s in f.steps):
         plan.control_domain = facts.control_host
     steps = _sizing(_merge(findings), host, plan.notes)
     plan.prerequisites = [_plan_step(s) for s in steps if s.step.kind == "prerequisite"]
@@ -255,7 +262,7 @@ def _outage_domains(changes: list[_Step], host: _Host) -> list[str]:
     return sorted(names, key=host.outage_rank)
 
 
-def _mtu_guests(reconf: list[_Step], host: _Host) -> dict[str, list[str]]:
+def _mtu_guests(reconf: list[_Step], host: _Host) -> dict[str, list[Change]]:
     """The running guests with a vnet on a control-domain switch whose MTU the
     reconfiguration changes, each with the `set-vnet mtu=` steps its vnets
     need. Oracle's guide ("Configuring Jumbo Frames", 3.4): stop the domains
@@ -263,7 +270,7 @@ def _mtu_guests(reconf: list[_Step], host: _Host) -> dict[str, list[str]]:
     was set with set-vnet no longer follows its switch, and `ldm set-vnet mtu=
     VNET DOMAIN` makes it follow again: done for every vnet left above the new
     switch MTU (one below it is supported, and stays)."""
-    guests: dict[str, list[str]] = {}
+    guests: dict[str, list[Change]] = {}
     for s in reconf:
         kind, _, vsw = (s.step.sets or "").partition(":")
         if kind != "vsw-mtu" or not s.step.runnable or s.step.amount is None:
@@ -275,7 +282,7 @@ def _mtu_guests(reconf: list[_Step], host: _Host) -> dict[str, list[str]]:
                 continue
             resets = guests.setdefault(word, [])
             if vnet.mtu is not None and vnet.mtu > s.step.amount:
-                resets.append(f"ldm set-vnet mtu= {shell_word(vnet.name)} {word}")
+                resets.append(Change(op="reset-vnet-mtu", target=vnet.name, domain=vnet.domain))
     return guests
 
 
@@ -307,7 +314,7 @@ def _phases(changes: list[_Step], host: _Host) -> list[PlanPhase]:
     for name in early:
         phases.append(PlanPhase(title=f"Domain {name}: started once {host.control_name} is back", script=ldm_script,
                                 runs_on=where_ldm, outage=f"ends the stop of {name}", after_reboot=True,
-                                steps=[_control_step(f"ldm start {name}")]))
+                                steps=[_ldm("start", name)]))
     for name in (n for n in outages if n not in early):
         mine = [s for s in changes if s.is_ldm and s.step.domain == name]
         phases.append(_outage_phase(name, mine, host, ldm_script, where_ldm, after))
@@ -322,9 +329,6 @@ def _phases(changes: list[_Step], host: _Host) -> list[PlanPhase]:
     return phases
 
 
-_APPENDS_TO = re.compile(r">> (/[^\s;&|<>]+)$")
-
-
 def _with_copies(phases: list[PlanPhase]) -> list[PlanPhase]:
     """Before the first step that appends to a system file (/etc/system, a
     driver's .conf), a copy of the file as it was, made once: a bad line there
@@ -334,11 +338,12 @@ def _with_copies(phases: list[PlanPhase]) -> list[PlanPhase]:
     for phase in phases:
         steps: list[PlanStep] = []
         for step in phase.steps:
-            edited = _APPENDS_TO.search(step.command) if step.run else None
-            if edited and edited.group(1) not in copied:
-                path = shell_word(edited.group(1))
-                kept = shell_word(edited.group(1) + ".before-advisor")
-                copied.add(edited.group(1))
+            edits = operations.get(step.change.op).edits if step.run and step.change is not None else None
+            edited = edits(step.change) if edits is not None and step.change is not None else None
+            if edited is not None and edited not in copied:
+                path = shell_word(edited)
+                kept = shell_word(edited + ".before-advisor")
+                copied.add(edited)
                 steps.append(PlanStep(
                     command=f"if [ -f {path} ] && [ ! -f {kept} ]; then cp -p {path} {kept}; fi",
                     note=f"{kept} keeps {path} as it was before this plan: to undo all its changes there, "
@@ -364,13 +369,13 @@ def _reconf_phase(reconf: list[_Step], boot: list[_Step], host: _Host, script: S
     runs = any(step.run for step in changes)
     steps: list[PlanStep] = []
     if reconf:
-        steps.append(_held_unless(runs, _control_step(
-            f"ldm start-reconf {host.control}", "delayed reconfiguration: the changes below take effect at the "
-                                                "reboot; until then ldm refuses changes to other domains")))
+        steps.append(_held_unless(runs, _ldm(
+            "start-reconf", host.control, "delayed reconfiguration: the changes below take effect at the reboot; "
+                                          "until then ldm refuses changes to other domains")))
     steps += changes
     steps.append(_held_unless(runs, _control_step(
         REBOOT["solaris"], f"reboots {host.control_name}: its guests lose their virtual network and disks until "
-                           f"it is back")))
+                           f"it is back", DomainAction(action="reboot", domain=host.control))))
     title = (f"Control domain {host.control_name}: delayed reconfiguration and one reboot" if reconf
              else f"Control domain {host.control_name}: changes that take effect at its reboot")
     return PlanPhase(title=title, script=script, runs_on=where, outage=f"reboot of {host.control_name}", steps=steps)
@@ -381,25 +386,28 @@ def _outage_phase(name: str, mine: list[_Step], host: _Host, script: Script, whe
     active = dom is None or dom.state in (None, "active")
     changes = [_plan_step(s) for s in mine]
     runs = any(step.run for step in changes)
-    steps = [_held_unless(runs, _control_step(f"ldm stop {name}"))] if active else []
+    steps = [_held_unless(runs, _ldm("stop", name))] if active else []
     steps += changes
     if active:
-        steps.append(_held_unless(runs, _control_step(f"ldm start {name}")))
+        steps.append(_held_unless(runs, _ldm("start", name)))
     state = "" if active else f" ({name} was {dom.state} when captured: it is left as it was)"  # type: ignore[union-attr]
     return PlanPhase(title=f"Domain {name}: one outage{state}", script=script, runs_on=where,
                      outage=f"stop and start of {name}" if active else "none", after_reboot=after, steps=steps)
 
 
-def _stopped_before(name: str, mine: list[_Step], resets: list[str], host: _Host, script: Script,
+def _stopped_before(name: str, mine: list[_Step], resets: list[Change], host: _Host, script: Script,
                     where: str) -> PlanPhase:
     """A guest on a switch whose MTU changes: stopped before the control
     domain's reconfiguration, changed while stopped, started after the reboot:
     one outage that covers both its own changes and the switch's."""
-    steps = [_control_step(f"ldm stop {name}", f"its vnets take the new MTU of their switch only while it is stopped; "
-                                               f"it stays stopped until {host.control_name} is back")]
+    steps = [_ldm("stop", name, f"its vnets take the new MTU of their switch only while it is stopped; it stays "
+                                f"stopped until {host.control_name} is back")]
     steps += [_plan_step(s) for s in mine]
-    steps += [_control_step(r, "this vnet's MTU was set on its own and no longer follows its switch: it follows "
-                               "the switch again") for r in resets]
+    for reset in resets:
+        command, held = operations.command_line(reset, host.facts)
+        steps.append(PlanStep(command=command, run=held is None and placeholder_in(command) is None, change=reset,
+                              note=held or "this vnet's MTU was set on its own and no longer follows its switch: it "
+                                           "follows the switch again"))
     return PlanPhase(title=f"Domain {name}: stopped before {host.control_name}'s switch MTU changes", script=script,
                      runs_on=where, outage=f"stop of {name} until {host.control_name} is back", steps=steps)
 

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from advisor.changes import Change
 from advisor.engine.cel_env import Expr, Scope, remember_checked
 from advisor.engine.inputs import command_family, input_for
 from advisor.engine.model import Check, Rule, Severity
@@ -77,8 +78,7 @@ class CompiledRule:
                                         *[x for _, w, f in self.remedies for x in (w, f)], *self.restarts,
                                         *[e for _, e in self.impacts]) if e is not None]
         self.s_fields = _fields("s", [e.source for e in self.expressions])
-        texts = [rule.message, rule.observed, rule.expected, *[r.command for r in rule.remediation],
-                 *[t for r in rule.remediation for t in (r.undo, r.domain, r.check_first, r.amount, r.sets) if t],
+        texts = [rule.message, rule.observed, rule.expected, *[t for r in rule.remediation for t in r.templates],
                  *[t for c in rule.checks for t in (c.message, c.observed, c.expected) if t]]
         for template in texts:
             _check_template(template, rule, where)
@@ -269,7 +269,7 @@ class Engine:
         ns = scope.ns
         severity: Severity = check.severity or rule.severity
         domain = item.name if rule.subject == "domain" else getattr(item, "domain", None)
-        steps = self._steps(compiled, scope, domain or facts.ldom_name)
+        steps = self._steps(compiled, scope, domain or facts.ldom_name, facts)
         undo = [s.undo for s in steps if s.undo]
         impact = next((value for value, when in compiled.impacts if _holds(when, scope)), compiled.impacts[-1][0])
         finding = Finding(
@@ -284,7 +284,7 @@ class Engine:
         return Result(rule=rule.id, subject=subject, status="fail", severity=severity), finding
 
     @staticmethod
-    def _steps(compiled: CompiledRule, scope: Scope, domain: str | None) -> list[FixStep]:
+    def _steps(compiled: CompiledRule, scope: Scope, domain: str | None, facts: HostFacts) -> list[FixStep]:
         steps: list[FixStep] = []
         for (remedy, when, for_each), also in zip(compiled.remedies, compiled.restarts):
             if when is not None and not _holds(when, scope):
@@ -292,16 +292,23 @@ class Engine:
             for each in _items(for_each, scope):
                 scope.ns["item"] = each
                 ns = scope.ns
-                steps.append(FixStep(
-                    command=render_command(remedy.command, ns), kind=remedy.kind,
+                step = FixStep(
+                    command="", kind=remedy.kind, runs_in=remedy.runs_in,
                     domain=_word(render(remedy.domain, ns) if remedy.domain else domain),
                     takes_effect=remedy.takes_effect,
                     check_first=render(remedy.check_first, ns) if remedy.check_first else None,
-                    sets=render(remedy.sets, ns) if remedy.sets else None,
-                    amount=_number(render(remedy.amount, ns)) if remedy.amount else None,
                     also_restarts=[shell_word(str(d)) for d in _items(also, scope)] if also is not None else [],
                     interrupts=render(remedy.interrupts, ns) if remedy.interrupts else None,
-                    undo=render_command(remedy.undo, ns) if remedy.undo else None))
+                    undo=render_command(remedy.undo, ns) if remedy.undo else None)
+                if remedy.change is None:
+                    step.command = render_command(remedy.command or "", ns)
+                else:
+                    t = remedy.change
+                    step.with_change(Change(op=t.op, target=render(t.target, ns), value=render(t.value, ns),
+                                            prop=render(t.prop, ns) if t.prop else None,
+                                            domain=render(t.domain, ns) if t.domain else None),
+                                     facts, render(remedy.note, ns) if remedy.note else None)
+                steps.append(step)
         return steps
 
     @staticmethod
@@ -363,13 +370,6 @@ def _items(for_each: Expr | None, scope: Scope) -> list[Any]:
     except (TypeError, KeyError, RuntimeError):
         return []
     return list(value) if isinstance(value, (list, tuple)) else [value]
-
-
-def _number(text: str) -> float | None:
-    try:
-        return float(text)
-    except ValueError:
-        return None
 
 
 def _brief(exc: Exception) -> str:

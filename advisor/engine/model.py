@@ -4,7 +4,7 @@ import re
 from enum import Enum
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 
 class Severity(str, Enum):
@@ -49,8 +49,29 @@ class Check(BaseModel):
     expected: str | None = None
 
 
+class ChangeTemplate(BaseModel):
+    """A typed change as a rule states it: each field a template ({s.name})."""
+
+    model_config = _STRICT
+    op: str
+    target: str
+    value: str = ""
+    prop: str | None = None
+    domain: str | None = None
+
+    @field_validator("op")
+    @classmethod
+    def _op(cls, value: str) -> str:
+        from advisor import changes
+
+        changes.get(value)  # a KeyError names the operations there are
+        return value
+
+
 class Remedy(BaseModel):
-    """A command; with for_each (a CEL list) it is given once per item, as {item}.
+    """A typed change (`change`), rendered for the host by its platform, or a
+    command (`command`: checks, prerequisites and what has no operation yet);
+    with for_each (a CEL list) it is given once per item, as {item}.
 
     The change planner reads the other fields: `kind` (a change to make, a
     read-only check, or a prerequisite such as an upgrade that a script never
@@ -59,30 +80,51 @@ class Remedy(BaseModel):
     of that domain: for the control domain a delayed reconfiguration and its
     reboot, for another domain a stop and start, for a plain host a reboot),
     `check_first` (something advisor cannot see that must hold before the step
-    is run: the step is written commented out behind it), `sets`/`amount`
-    (the resource the step sizes, so that one target is given per resource)
-    and `interrupts` (what a live step interrupts all the same: a link reset)."""
+    is run: the step is written commented out behind it), `note` (a comment
+    on a change's command), `runs_in` (a command's: through ldm on the control
+    domain, or on the host) and `interrupts` (what a live step interrupts all
+    the same: a link reset)."""
 
     model_config = _STRICT
-    command: str
+    command: str | None = None
+    change: ChangeTemplate | None = None
+    note: str | None = None
     when: str | None = None
     for_each: str | None = None
     undo: str | None = None
     kind: Literal["change", "check", "prerequisite"] = "change"
     domain: str | None = None
+    runs_in: Literal["ldm", "host"] = "host"
     takes_effect: Literal["now", "restart"] = "now"
     check_first: str | None = None
-    sets: str | None = None  # "cores:{s.name}", "memory-gb:{s.name}" or "vsw-mtu:{s.name}"
-    amount: str | None = None
     also_restarts: str | None = None  # CEL list of other domains the change restarts (vnets on a vsw)
     interrupts: str | None = None  # a template: what the step interrupts though it takes effect at once
 
-    @field_validator("sets")
-    @classmethod
-    def _sets(cls, value: str | None) -> str | None:
-        if value is not None and not re.fullmatch(r"(cores|memory-gb|vsw-mtu):\S+", value):
-            raise ValueError("sets is 'cores:NAME', 'memory-gb:NAME' or 'vsw-mtu:NAME'")
-        return value
+    @model_validator(mode="after")
+    def _one_form(self) -> "Remedy":
+        if (self.command is None) == (self.change is None):
+            raise ValueError("a remedy has a change or a command, not both")
+        if self.change is not None and self.kind != "change":
+            raise ValueError("a check or prerequisite is a command, not a change")
+        return self
+
+    @property
+    def summary(self) -> str:
+        """What it does, as the rule states it: its command, or its typed change."""
+        if self.change is None:
+            return self.command or ""
+        c = self.change
+        what = f"{c.prop}={c.value}" if c.prop else c.value
+        where = f" in {c.domain}" if c.domain else ""
+        return f"{c.op} {c.target}{where}{' ' + what if what else ''}" + (f"   # {self.note}" if self.note else "")
+
+    @property
+    def templates(self) -> list[str]:
+        """Every text of it that holds {s.x} values."""
+        typed = [t for t in (self.change.target, self.change.value, self.change.prop, self.change.domain) if t] \
+            if self.change else []
+        return [t for t in (self.command, self.note, self.undo, self.domain, self.check_first, self.interrupts) if t] \
+            + typed
 
 
 class Choice(BaseModel):

@@ -70,15 +70,8 @@ def _xen(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> Non
     for v in vcpus:
         if v.domid == 0:
             continue
-        cpus = cpu_set(v.hard, nr)
-        restricted = cpus is not None and (nr is None or len(cpus) < nr)
-        g = XenVcpu(domain=v.domain, vcpu=v.vcpu, cpu=v.cpu, hard=v.hard,
-                    hard_cpus=sorted(cpus) if cpus is not None else None,
-                    pinned_cpu=next(iter(cpus)) if restricted and cpus and len(cpus) == 1 else None,
-                    overlaps_dom0=sorted(cpus & dom0_pins) if restricted and cpus else [])
-        off = _off_dom0(cpus, dom0_pins, nr) if g.overlaps_dom0 else set()
-        g.off_dom0 = ",".join(str(c) for c in sorted(off)) or None
-        g.off_dom0_grows = len(off) > len(cpus or ())
+        g = XenVcpu(domain=v.domain, vcpu=v.vcpu, cpu=v.cpu, hard=v.hard)
+        set_affinity(g, v.hard, dom0_pins, nr)
         g.evidence["hard"] = g.evidence["pinned_cpu"] = g.evidence["overlaps_dom0"] = _ev(files, cid, v.line)
         guests.append(g)
         if g.pinned_cpu is not None and v.online:  # a parked vCPU does not compete for its CPU
@@ -87,6 +80,20 @@ def _xen(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> Non
             p.evidence["pinned_guest_vcpus"] = ", ".join(filter(None, [p.evidence.get("pinned_guest_vcpus"), _ev(files, cid, v.line)]))
     facts.xen_guest_vcpus = guests
     facts.pcpus = sorted(pcpus.values(), key=lambda p: p.cpu)
+
+
+def set_affinity(g: XenVcpu, hard: str, dom0_pins: set[int], nr: int | None) -> None:
+    """A guest vCPU's hard affinity and what follows from it: the CPU it is
+    pinned to alone, dom0's pinned CPUs it may run on, its CPUs without them."""
+    cpus = cpu_set(hard, nr)
+    restricted = cpus is not None and (nr is None or len(cpus) < nr)
+    g.hard = hard
+    g.hard_cpus = sorted(cpus) if cpus is not None else None
+    g.pinned_cpu = next(iter(cpus)) if restricted and cpus and len(cpus) == 1 else None
+    g.overlaps_dom0 = sorted(cpus & dom0_pins) if restricted and cpus else []
+    off = _off_dom0(cpus, dom0_pins, nr) if g.overlaps_dom0 else set()
+    g.off_dom0 = ",".join(str(c) for c in sorted(off)) or None
+    g.off_dom0_grows = len(off) > len(cpus or ())
 
 
 def _kind(name: str) -> str:
@@ -114,12 +121,7 @@ def _bridges(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str], li
     for name, ports in members.items():
         link = links.get(name)
         br = LinuxBridge(name=name, mtu=link.mtu if link else None, ports=[_port(p, links) for p in ports])
-        br.uplinks = [p for p in br.ports if p.kind == "physical"]
-        known_uplinks = [p.mtu for p in br.uplinks if p.mtu is not None]
-        br.uplink_mtu = min(known_uplinks) if known_uplinks else None
-        if br.mtu is not None:
-            br.vifs_above = [p for p in br.ports if p.kind != "physical" and p.mtu is not None and p.mtu > br.mtu]
-            br.target_mtu = max([br.mtu] + [p.mtu for p in br.vifs_above if p.mtu is not None])
+        relate_ports(br)
         if link:
             br.evidence["mtu"] = _ev(files, "ip-link", link.line)
         for p in ports:
@@ -129,6 +131,17 @@ def _bridges(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str], li
                     br.evidence["uplink_mtu"] = _ev(files, "ip-link", links[p].line)
         bridges.append(br)
     facts.bridges = bridges  # ip link names every bridge port (`master`): none listed, no bridges
+
+
+def relate_ports(br: LinuxBridge) -> None:
+    """A bridge's uplinks and the MTUs its ports ask of the chain."""
+    br.uplinks = [p for p in br.ports if p.kind == "physical"]
+    known_uplinks = [p.mtu for p in br.uplinks if p.mtu is not None]
+    br.uplink_mtu = min(known_uplinks) if known_uplinks else None
+    br.vifs_above, br.target_mtu = [], None
+    if br.mtu is not None:
+        br.vifs_above = [p for p in br.ports if p.kind != "physical" and p.mtu is not None and p.mtu > br.mtu]
+        br.target_mtu = max([br.mtu] + [p.mtu for p in br.vifs_above if p.mtu is not None])
 
 
 def _interfaces(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str], links: dict) -> None:

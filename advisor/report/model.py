@@ -5,7 +5,9 @@ from typing import Literal
 
 from pydantic import BaseModel
 
+from advisor.changes import Change, RunsIn
 from advisor.engine.model import Severity
+from advisor.facts.models import HostFacts
 
 Status = Literal["pass", "fail", "not_applicable", "unknown"]
 RUNTIME_REASON = "needs run-time data"  # how a run-time rule's not_applicable on a plan begins
@@ -34,16 +36,34 @@ _PLACEHOLDER = re.compile(r"<[a-z][a-z0-9 -]*>|\b[A-Z]+_[A-Z_]+\b")
 class FixStep(BaseModel):
     """One remediation step of a finding, as the rule gave it (see engine.model.Remedy)."""
 
-    command: str
+    command: str  # as the host runs it: rendered from `change` where the step has one
+    change: Change | None = None
+    note: str | None = None  # the rule's comment on a change's command
     kind: Literal["change", "check", "prerequisite"] = "change"
+    runs_in: RunsIn = "host"  # through ldm on the control domain, or on the captured host
     domain: str | None = None  # the LDoms domain whose configuration the step changes
     takes_effect: Literal["now", "restart"] = "now"
     check_first: str | None = None
+    held: str | None = None  # why this host's versions do not let it run as it stands
     sets: str | None = None  # the resource it sizes: "cores:ldg1", "memory-gb:ldg1", "vsw-mtu:primary-vsw1"
     amount: float | None = None
     also_restarts: list[str] = []  # other domains that need a restart for it to take effect
     interrupts: str | None = None  # what it interrupts though it takes effect at once (a link reset)
     undo: str | None = None
+
+    def with_change(self, change: Change, facts: "HostFacts", note: str | None = None) -> None:
+        """Takes a typed change: its command for this host, where it runs, the resource it sizes."""
+        from advisor import changes
+
+        op = changes.get(change.op)
+        self.change, self.runs_in = change, op.runs_in
+        if note is not None:
+            self.note = note
+        self.command, self.held = changes.command_line(change, facts, self.note)
+        if self.held is not None and self.check_first is None:
+            self.check_first = self.held
+        self.sets = f"{op.sizes}:{change.target}" if op.sizes else None
+        self.amount = changes.number(change.value) if op.sizes else None
 
     @property
     def code(self) -> str:
@@ -114,6 +134,14 @@ class Finding(BaseModel):
     waiver: WaiverNote | None = None  # set on waived findings (HostReport.waived)
 
 
+class DomainAction(BaseModel):
+    """A step of the plan's own on a domain: what a script has left half done
+    if a later step fails is known from these, not from the command's text."""
+
+    action: Literal["stop", "start", "start-reconf", "reboot"]
+    domain: str
+
+
 class PlanStep(BaseModel):
     """A command of the change plan, once, with the findings it fixes."""
 
@@ -122,6 +150,8 @@ class PlanStep(BaseModel):
     note: str | None = None  # why it is not run, or what it needs first
     fixes: list[str] = []  # "rule on subject" of every finding it serves
     undo: str | None = None
+    change: Change | None = None  # the typed change it makes (None: a command of a rule, or the plan's own step)
+    control: DomainAction | None = None  # the plan's own stop, start, delayed reconfiguration or reboot
 
 
 class PlanPhase(BaseModel):

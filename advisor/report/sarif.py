@@ -46,7 +46,7 @@ def _result(h: HostReport, f: Finding, index: int) -> dict:
 
 
 def _descriptor(rule: Rule) -> dict:
-    help_text = "\n".join([rule.rationale.strip(), "", "Remediation:", *[r.command for r in rule.remediation],
+    help_text = "\n".join([rule.rationale.strip(), "", "Remediation:", *[r.summary for r in rule.remediation],
                            "", f"Source: {rule.source.citation}"])
     descriptor = {"id": rule.id, "name": rule.id.replace(".", "-"), "shortDescription": {"text": rule.title},
                   "fullDescription": {"text": rule.rationale.strip()}, "help": {"text": help_text},

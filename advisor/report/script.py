@@ -38,6 +38,15 @@ def file_name(host: str) -> str:
 _BREAKS = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
+def _unquoted(word: str) -> str:
+    """A domain's name as the plan's shell word for it quotes it."""
+    try:
+        words = shlex.split(word)
+    except ValueError:
+        return word
+    return words[0] if len(words) == 1 else word
+
+
 def _one_line(text: str) -> str:
     return " ".join(text.split())
 
@@ -54,15 +63,11 @@ class _Left:
         self.reconf: str | None = None
         self.stopped: list[str] = []
 
-    def apply(self, command: str) -> bool:
+    def apply(self, step: PlanStep) -> bool:
         """Takes a step the script runs; True when what is left changed."""
-        try:
-            words = shlex.split(command)
-        except ValueError:
+        if step.control is None or step.control.action == "reboot":
             return False
-        if len(words) != 3 or words[0] != "ldm" or words[1] not in ("start-reconf", "stop", "start"):
-            return False
-        verb, domain = words[1], words[2]
+        verb, domain = step.control.action, _unquoted(step.control.domain)
         if verb == "start-reconf":
             self.reconf = domain
         elif verb == "stop":
@@ -100,7 +105,7 @@ def _step(step: PlanStep, left: _Left) -> list[str]:
         if step.note:
             lines.append(f"# {_one_line(step.note)}")
         lines.append(step.command)
-        if left.apply(step.command):
+        if left.apply(step):
             lines.append(f"left={shlex.quote(_one_line(left.message()))}")
     else:
         lines += [f"# NOT RUN: {_one_line(step.note or 'see the report')}", f"# {step.command}"]
@@ -204,7 +209,7 @@ def _script(h: HostReport, phases: list[PlanPhase], where: str, name: str, plan:
     """The script of the captured host (`captured`), or of the control domain where a guest's ldm steps run."""
     two_parts = any(p.after_reboot for p in phases) and any(not p.after_reboot for p in phases)
     node = _node_check(h, where, plan, captured)
-    on_exit = any(s.run and _Left().apply(s.command) for p in phases for s in p.steps)
+    on_exit = any(s.run and _Left().apply(s) for p in phases for s in p.steps)
     left = _Left()
     lines = _header(h, plan, where, name, two_parts) + _guard(two_parts, node, on_exit)
     if not phases:

@@ -1,0 +1,127 @@
+"""Changes as typed data: what a rule's fix does, not the text of a command.
+
+A `Change` names its operation, the resource it acts on and the value. Each
+operation is declared once, by the platform it belongs to (`ldoms`, `solaris`,
+`linux`, `hpux` here): where it runs (through `ldm` on the control domain, or
+on the captured host), which resource it sizes (one target per resource), the
+command it renders for the host's versions, how it is made persistent, and
+what it does to the host's facts, so that a plan can be applied to a model of
+the machine and judged again before it is written.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Callable, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from advisor.facts.models import HostFacts
+
+RunsIn = Literal["ldm", "host"]  # through ldm on the control domain, or on the captured host
+
+
+class Change(BaseModel):
+    """One typed change. `target` is what it acts on (a domain, switch, vnet,
+    link, interface, file or tunable); `domain` the domain that target lives in
+    where the target's name alone is not enough (a vnet, a guest's vCPU)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    op: str
+    target: str
+    value: str = ""
+    prop: str | None = None
+    domain: str | None = None
+
+    def with_value(self, value: str) -> "Change":
+        return self.model_copy(update={"value": value})
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A change as a command for one host: `held` says why it must not run
+    there as it stands (a check to make first), `comment` how it persists."""
+
+    command: str
+    comment: str | None = None
+    held: str | None = None
+
+
+@dataclass(frozen=True)
+class Operation:
+    name: str
+    runs_in: RunsIn
+    render: Callable[[Change, HostFacts], Rendered]
+    apply: Callable[[Change, HostFacts], str | None]  # None when applied; else why the model cannot
+    sizes: str | None = None  # the resource of which one target is chosen per subject: "cores", "memory-gb", "vsw-mtu"
+    grows: str | None = None  # the free pool it takes from: the host fact of what is free ("free_cores")
+    stopped_first: bool = False  # takes effect on a running domain only across a stop and start
+    edits: Callable[[Change], str] | None = None  # the system file it appends to: copied once before the first
+
+
+OPERATIONS: dict[str, Operation] = {}
+
+
+def operation(name: str, runs_in: RunsIn, *, sizes: str | None = None, grows: str | None = None,
+              stopped_first: bool = False, edits: Callable[[Change], str] | None = None
+              ) -> Callable[[Callable[[Change, HostFacts], Rendered]], Callable[[Change, HostFacts], Rendered]]:
+    """Declares an operation by its renderer; its effect on facts is given with `effect`."""
+    def register(render: Callable[[Change, HostFacts], Rendered]) -> Callable[[Change, HostFacts], Rendered]:
+        OPERATIONS[name] = Operation(name, runs_in, render, _not_modelled, sizes, grows, stopped_first, edits)
+        return render
+    return register
+
+
+def effect(name: str) -> Callable[[Callable[[Change, HostFacts], str | None]], Callable[[Change, HostFacts], str | None]]:
+    def register(apply: Callable[[Change, HostFacts], str | None]) -> Callable[[Change, HostFacts], str | None]:
+        op = OPERATIONS[name]
+        OPERATIONS[name] = dataclasses.replace(op, apply=apply)
+        return apply
+    return register
+
+
+def _not_modelled(change: Change, facts: HostFacts) -> str | None:
+    return f"advisor has no model of what {change.op} does"
+
+
+def get(name: str) -> Operation:
+    _load()
+    try:
+        return OPERATIONS[name]
+    except KeyError:
+        raise KeyError(f"no change operation {name!r}; known: {', '.join(sorted(OPERATIONS))}") from None
+
+
+def render(change: Change, facts: HostFacts) -> Rendered:
+    return get(change.op).render(change, facts)
+
+
+def command_line(change: Change, facts: HostFacts, note: str | None = None) -> tuple[str, str | None]:
+    """The change as one line for this host (with its comments), and why it
+    must be held, if it must."""
+    done = render(change, facts)
+    comments = "; ".join(c for c in (note, done.comment) if c)
+    return (f"{done.command}   # {comments}" if comments else done.command), done.held
+
+
+def apply(change: Change, facts: HostFacts) -> str | None:
+    """Applies a change to facts in place; None, or why it could not be modelled."""
+    return get(change.op).apply(change, facts)
+
+
+_loaded = False
+
+
+def _load() -> None:
+    global _loaded
+    if not _loaded:
+        from advisor.changes import hpux, ldoms, linux, solaris  # noqa: F401 - each registers its operations
+        _loaded = True
+
+
+def number(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None

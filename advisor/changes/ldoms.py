@@ -1,0 +1,206 @@
+"""Oracle VM Server for SPARC changes, rendered as `ldm` commands by version.
+
+Whole cores: `ldm set-core` and `add-core` from 3.0 (the 3.0 Reference
+Manual's ldm(1M) synopsis); before it `ldm set-vcpu -c` and `add-vcpu -c`,
+which the 2.1 guide ("Enabling the Whole-Core Constraint") allows to turn the
+whole-core constraint on only for an inactive domain, or for the control
+domain in a delayed reconfiguration (domain-facts 1.5). The whole configuration is made persistent by `ldm add-spconfig`,
+which the plan writes once at its end.
+"""
+
+from __future__ import annotations
+
+from advisor.changes import Change, Rendered, effect, number, operation
+from advisor.facts.ldoms import threads_per_core_for_model
+from advisor.facts.models import Domain, HostFacts, VNetRef, VSwitch
+from advisor.shell import shell_word
+from advisor.versions import version_ge
+
+_INACTIVE_ONLY = ("ldm {ver} turns the whole-core constraint on only for an inactive domain (Oracle VM Server for "
+                  "SPARC 2.1 guide): {dom} is stopped and unbound first (ldm stop, ldm unbind), bound and started after")
+
+
+def _domain(facts: HostFacts, name: str) -> Domain | None:
+    return next((d for d in facts.domains or [] if d.name == name), None)
+
+
+def _cores(change: Change, facts: HostFacts, verb: str) -> Rendered:
+    dom, n = shell_word(change.target), shell_word(change.value)
+    ver = facts.ldm_version
+    major = (ver or "").split(".")[0]
+    if ver is None or version_ge(ver, "3.0"):
+        return Rendered(f"ldm {verb}-core {n} {dom}")
+    command = f"ldm {verb}-vcpu -c {n} {dom}"
+    if major.isdigit() and int(major) < 2:
+        return Rendered(command, held=f"ldm {ver} has no whole-core allocation (Oracle VM Server for SPARC 2.0 or later)")
+    d = _domain(facts, change.target)
+    if d is not None and not d.is_control and d.whole_core_constraint is not True and d.state != "inactive":
+        return Rendered(command, held=_INACTIVE_ONLY.format(ver=ver, dom=change.target))
+    return Rendered(command)
+
+
+@operation("set-cores", "ldm", sizes="cores", grows="free_cores")
+def _set_cores(change: Change, facts: HostFacts) -> Rendered:
+    return _cores(change, facts, "set")
+
+
+@operation("add-cores", "ldm", grows="free_cores")
+def _add_cores(change: Change, facts: HostFacts) -> Rendered:
+    return _cores(change, facts, "add")
+
+
+def _give_cores(facts: HostFacts, dom: Domain, cores: int) -> None:
+    tpc = threads_per_core_for_model(facts.cpu_model) or facts.threads_per_core
+    if facts.free_cores is not None:
+        facts.free_cores -= cores - (dom.whole_cores or 0)
+    dom.whole_cores, dom.cores, dom.whole_core_constraint = cores, float(cores), True
+    if tpc:
+        dom.vcpus = cores * tpc
+        if dom.is_local or dom.name == facts.ldom_name:
+            facts.vcpus = dom.vcpus
+
+
+@effect("set-cores")
+def _set_cores_effect(change: Change, facts: HostFacts) -> str | None:
+    dom, n = _domain(facts, change.target), number(change.value)
+    if dom is None or n is None:
+        return f"no domain {change.target} with a number of cores to set"
+    _give_cores(facts, dom, int(n))
+    return None
+
+
+@effect("add-cores")
+def _add_cores_effect(change: Change, facts: HostFacts) -> str | None:
+    dom, n = _domain(facts, change.target), number(change.value)
+    if dom is None or n is None or dom.whole_cores is None:
+        return f"no domain {change.target} whose whole cores are known"
+    _give_cores(facts, dom, dom.whole_cores + int(n))
+    return None
+
+
+@operation("set-memory", "ldm", sizes="memory-gb", grows="free_memory_gb")
+def _set_memory(change: Change, facts: HostFacts) -> Rendered:
+    gb = number(change.value)
+    return Rendered(f"ldm set-memory {f'{gb:g}G' if gb is not None else shell_word(change.value)} "
+                    f"{shell_word(change.target)}")
+
+
+@effect("set-memory")
+def _set_memory_effect(change: Change, facts: HostFacts) -> str | None:
+    dom, gb = _domain(facts, change.target), number(change.value)
+    if dom is None or gb is None:
+        return f"no domain {change.target} to size"
+    if facts.free_memory_gb is not None:
+        facts.free_memory_gb -= gb - (dom.memory_gb or 0)
+    dom.memory_gb = gb
+    return None
+
+
+def _vsw(facts: HostFacts, name: str) -> VSwitch | None:
+    return next((v for v in facts.vswitches or [] if v.name == name), None)
+
+
+def _mismatches(facts: HostFacts, vsw: VSwitch) -> None:
+    """The switch's vnets as the facts builder relates them, after an MTU changed."""
+    vsw.mismatched_vnets = []
+    for vnet in facts.vnets or []:
+        if vnet.vsw == vsw.name and vnet.vsw_domain == vsw.domain:
+            vnet.vsw_mtu = vsw.mtu
+            if vnet.mtu is not None and vsw.mtu is not None and vnet.mtu != vsw.mtu:
+                vsw.mismatched_vnets.append(VNetRef(name=vnet.name, domain=vnet.domain, mtu=vnet.mtu))
+
+
+@operation("set-vsw-mtu", "ldm", sizes="vsw-mtu", stopped_first=True)
+def _set_vsw_mtu(change: Change, facts: HostFacts) -> Rendered:
+    return Rendered(f"ldm set-vsw mtu={shell_word(change.value)} {shell_word(change.target)}")
+
+
+@effect("set-vsw-mtu")
+def _set_vsw_mtu_effect(change: Change, facts: HostFacts) -> str | None:
+    vsw, mtu = _vsw(facts, change.target), number(change.value)
+    if vsw is None or mtu is None:
+        return f"no switch {change.target}"
+    for vnet in facts.vnets or []:  # a vnet at its switch's MTU follows it; one set on its own does not
+        if vnet.vsw == vsw.name and vnet.vsw_domain == vsw.domain and vnet.mtu == vsw.mtu:
+            vnet.mtu = int(mtu)
+    vsw.mtu = int(mtu)
+    _mismatches(facts, vsw)
+    return None
+
+
+@operation("reset-vnet-mtu", "ldm", stopped_first=True)
+def _reset_vnet_mtu(change: Change, facts: HostFacts) -> Rendered:
+    return Rendered(f"ldm set-vnet mtu= {shell_word(change.target)} {shell_word(change.domain or '<domain>')}")
+
+
+@effect("reset-vnet-mtu")
+def _reset_vnet_mtu_effect(change: Change, facts: HostFacts) -> str | None:
+    vnet = next((v for v in facts.vnets or [] if v.name == change.target and v.domain == change.domain), None)
+    vsw = _vsw(facts, vnet.vsw or "") if vnet is not None else None
+    if vnet is None or vsw is None:
+        return f"no vnet {change.target} in {change.domain} on a known switch"
+    vnet.mtu = vsw.mtu
+    _mismatches(facts, vsw)
+    return None
+
+
+@operation("set-domain-prop", "ldm")
+def _set_domain_prop(change: Change, facts: HostFacts) -> Rendered:
+    return Rendered(f"ldm set-domain {shell_word(f'{change.prop}={change.value}')} {shell_word(change.target)}")
+
+
+@effect("set-domain-prop")
+def _set_domain_prop_effect(change: Change, facts: HostFacts) -> str | None:
+    dom = _domain(facts, change.target)
+    if dom is None or change.prop not in ("extended-mapin-space", "max-cores"):
+        return f"no model of {change.prop} on {change.target}"
+    if change.prop == "max-cores":
+        dom.max_cores = change.value
+        return None
+    dom.extended_mapin_space = change.value
+    if dom.is_local or dom.name == facts.ldom_name:
+        facts.local_mapin = change.value
+    return None
+
+
+@operation("set-vsw-prop", "ldm")
+def _set_vsw_prop(change: Change, facts: HostFacts) -> Rendered:
+    return Rendered(f"ldm set-vsw {shell_word(f'{change.prop}={change.value}')} {shell_word(change.target)}")
+
+
+AUTO_LIMIT = 8  # ldm 3.4: inter-vnet-link=auto keeps direct links up to this many vnets on a switch
+
+
+def _direct(vsw: VSwitch) -> bool:
+    mode = (vsw.inter_vnet_link or "on").lower()
+    return mode == "on" or (mode == "auto" and vsw.vnet_count <= AUTO_LIMIT)
+
+
+@effect("set-vsw-prop")
+def _set_vsw_prop_effect(change: Change, facts: HostFacts) -> str | None:
+    vsw = _vsw(facts, change.target)
+    if vsw is None or change.prop != "inter-vnet-link":
+        return f"no model of {change.prop} on {change.target}"
+    before = _direct(vsw)
+    vsw.inter_vnet_link = change.value
+    step = (int(_direct(vsw)) - int(before)) * max(vsw.vnet_count - 1, 0)  # each vnet's channels to the others
+    for vnet in facts.vnets or []:
+        dom = _domain(facts, vnet.domain) if vnet.vsw == vsw.name and vnet.vsw_domain == vsw.domain else None
+        if dom is not None and dom.ldc_estimate is not None:
+            dom.ldc_estimate += step
+    return None
+
+
+@operation("set-vnet-prop", "ldm")
+def _set_vnet_prop(change: Change, facts: HostFacts) -> Rendered:
+    return Rendered(f"ldm set-vnet {shell_word(f'{change.prop}={change.value}')} {shell_word(change.target)} "
+                    f"{shell_word(change.domain or '<domain>')}")
+
+
+@effect("set-vnet-prop")
+def _set_vnet_prop_effect(change: Change, facts: HostFacts) -> str | None:
+    vnet = next((v for v in facts.vnets or [] if v.name == change.target and v.domain == change.domain), None)
+    if vnet is None or change.prop != "mode":
+        return f"no model of {change.prop} on vnet {change.target}"
+    vnet.mode = change.value or None
+    return None
