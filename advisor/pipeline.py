@@ -8,7 +8,7 @@ from advisor import __version__
 from advisor.collect import origins
 from advisor.collect.capture import Capture
 from advisor.collect.offline import Loader
-from advisor.changeplan import build as changeplan
+from advisor.changeplan import build as changeplan, simulate
 from advisor.engine import waivers
 from advisor.engine.evaluate import Engine
 from advisor.engine.model import Severity
@@ -16,7 +16,7 @@ from advisor.errors import InputError, brief, clipped
 from advisor.facts.build import build
 from advisor.facts.models import HostFacts
 from advisor.report import score as scoring
-from advisor.report.model import Detected, HostReport, Report, Summary, Tool
+from advisor.report.model import Detected, Finding, HostReport, Report, Summary, Tool
 
 SEVERITY_ORDER = [s for s in Severity]
 
@@ -86,11 +86,21 @@ def review_with_facts(capture: Capture, engine: Engine) -> tuple[HostReport, Hos
         skipped=capture.skipped,
         incomplete=[m.command or m.command_id for m in capture.missing.values() if m.unfinished],
         waived=accepted.waived, expired_waivers=accepted.expired,
-        plan=changeplan.build(accepted.findings, built.facts),
     )
+    report.plan = (simulate.proven(lambda held: changeplan.build(accepted.findings, built.facts, held), built.facts,
+                                   report.score, report.findings, lambda facts: _judge(engine, host, facts),
+                                   engine.runtime_rules)
+                   if accepted.findings else changeplan.build(accepted.findings, built.facts))
     for f in report.findings:
         f.plan_steps = [n for n, _s in report.plan.steps_for(f)] if report.plan is not None else []
     return report, built.facts
+
+
+def _judge(engine: Engine, host: str, facts: HostFacts) -> tuple[float | None, list[Finding]]:
+    """The score and findings of a host's facts as a plan leaves them, waivers applied."""
+    results, findings = engine.evaluate(facts)
+    accepted = waivers.apply(host, results, findings, engine.policy)
+    return scoring.score(results), accepted.findings
 
 
 _worker_engine: Engine | None = None

@@ -28,6 +28,12 @@ def _variant(tmp_path: Path, bundle: Path, edits: dict[str, list[tuple[str, str]
     return out
 
 
+# the untuned capture brought to the LSO software levels: ldm 3.1, Solaris 11.1 SRU 9
+LSO_LEVELS = {"ldm-version.txt": [("3.0.0.2", "3.1.0.0.24")],
+              "pkg-entire.txt": [("11.1.4.5.0", "11.1.9.5.0"), ("11.1.4.5.0", "11.1.9.5.0"),
+                                 ("0.175.1.4.0.5.0", "0.175.1.9.0.5.0"), ("0.175.1.4.0.5.0", "0.175.1.9.0.5.0")]}
+
+
 def _host(bundle: Path, policy: Path | None = None):
     [host] = review(bundle, policy=policy).hosts
     assert host.errors == []
@@ -152,8 +158,11 @@ def test_a_vnet_below_its_switch_is_supported_and_a_switch_above_its_link_is_hig
     host = _host(UNTUNED)
     finding = _finding(host, "ldoms.mtu-mismatch", "vsw primary-vsw1")
     assert finding.severity.value == "high" and "above its link net1 MTU 1500" in finding.message
-    assert "ldm set-vsw mtu=1500 primary-vsw1" in _commands(host)
-    assert not any(c.startswith(("dladm", "ldm set-vnet mtu")) for c in _commands(host))
+    # before the LSO levels jumbo frames carry the throughput: lowering the switch waits for that choice
+    assert "ldoms.jumbo-frames" in (_planned(host)["ldm set-vsw mtu=1500 primary-vsw1"] or "")
+    assert not any(c.startswith(("dladm", "ldm set-vnet mtu", "ldm set-vsw mtu")) for c in _commands(host))
+    lso = _variant(tmp_path / "lso", UNTUNED, LSO_LEVELS)
+    assert "ldm set-vsw mtu=1500 primary-vsw1" in _commands(_host(lso))
     lowered = _variant(tmp_path, TUNED, {"ldm-list-l-p.txt": [
         ("mac-addr=00:14:4f:fa:90:55|mode=|pvid=1|vid=|mtu=1500", "mac-addr=00:14:4f:fa:90:55|mode=|pvid=1|vid=|mtu=1400")]})
     host = _host(lowered)

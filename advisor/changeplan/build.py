@@ -149,7 +149,7 @@ def _within_free(steps: list[_Step], host: _Host, notes: list[str]) -> None:
             dom = host.domains.get(_sized(s))
             held = getattr(dom, pool.held, None) if dom is not None else None
             more = (s.step.amount or 0) - held if held is not None else None
-            if (more is not None and more <= 0) or s.step.check_first is not None:  # held already: takes nothing
+            if (more is not None and more <= 0) or not s.step.runnable:  # held already: takes nothing
                 continue
             name = dom.name if dom is not None else _sized(s)
             if free is None or more is None:
@@ -218,6 +218,8 @@ def _plan_step(s: _Step) -> PlanStep:
         note = "prerequisite, never run by advisor"
     elif st.check_first is not None:
         note = f"first check that {st.check_first}"
+    elif st.held is not None:
+        note = st.held
     elif st.placeholder is not None:
         note = f"fill in {st.placeholder} first"
     return PlanStep(command=st.command, run=st.runnable, note=note, fixes=s.fixes, undo=st.undo, change=st.change)
@@ -238,12 +240,20 @@ def _ldm(verb: Literal["stop", "start", "start-reconf"], name: str, note: str | 
     return _control_step(f"ldm {verb} {name}", note, DomainAction(action=verb, domain=name))
 
 
-def build(findings: list[Finding], facts: HostFacts) -> ChangePlan:
+def build(findings: list[Finding], facts: HostFacts, held: dict[Change, str] | None = None) -> ChangePlan:
+    """The plan; `held` gives the changes a simulation found wrong, with why: they stay comments."""
     host = _Host.of(facts)
     plan = ChangePlan(control_domain_name=host.control_name)
     if not host.is_control and any(s.runs_in == "ldm" for f in findings for s in f.steps):
         plan.control_domain = facts.control_host
-    steps = _sizing(_merge(findings), host, plan.notes)
+    steps = _merge(findings)
+    for s in steps:
+        if held and s.step.change in held:
+            s.step.held = held[s.step.change]
+    steps = _sizing(steps, host, plan.notes)
+    for s in steps:  # sizing chooses one target per resource: a target the simulation found wrong stays held
+        if held and s.step.change in held:
+            s.step.held = held[s.step.change]
     plan.prerequisites = [_plan_step(s) for s in steps if s.step.kind == "prerequisite"]
     plan.checks = [_plan_step(s) for s in steps if s.step.kind == "check"]
     changes = [s for s in steps if s.step.kind == "change"]
@@ -304,17 +314,21 @@ def _phases(changes: list[_Step], host: _Host) -> list[PlanPhase]:
         phases.append(PlanPhase(title="Live changes through ldm", script=ldm_script, runs_on=where_ldm, outage="none",
                                 steps=[_plan_step(s) for s in live_ldm]))
     control_boot = host.is_control and bool(boot_here)
-    early = _mtu_guests(reconf, host)
+    after = bool(reconf or control_boot)
+    # The control domain's reboot interrupts every guest it serves: a guest
+    # that needs an outage as well is stopped before it and started after, so
+    # that it is interrupted once.
+    mtu = _mtu_guests(reconf, host)
+    early = {**mtu, **{n: [] for n in outages if n not in mtu}} if after else {}
+    started: list[PlanPhase] = []
     for name, resets in early.items():
         mine = [s for s in changes if s.is_ldm and s.step.domain == name]
-        phases.append(_stopped_before(name, mine, resets, host, ldm_script, where_ldm))
-    if reconf or control_boot:
+        before, start = _stopped_before(name, mine, resets, name in mtu, host, ldm_script, where_ldm)
+        phases.append(before)
+        started += [start] if start is not None else []
+    if after:
         phases.append(_reconf_phase(reconf, boot_here if control_boot else [], host, ldm_script, where_ldm))
-    after = bool(reconf or control_boot)
-    for name in early:
-        phases.append(PlanPhase(title=f"Domain {name}: started once {host.control_name} is back", script=ldm_script,
-                                runs_on=where_ldm, outage=f"ends the stop of {name}", after_reboot=True,
-                                steps=[_ldm("start", name)]))
+    phases += started
     for name in (n for n in outages if n not in early):
         mine = [s for s in changes if s.is_ldm and s.step.domain == name]
         phases.append(_outage_phase(name, mine, host, ldm_script, where_ldm, after))
@@ -395,21 +409,40 @@ def _outage_phase(name: str, mine: list[_Step], host: _Host, script: Script, whe
                      outage=f"stop and start of {name}" if active else "none", after_reboot=after, steps=steps)
 
 
-def _stopped_before(name: str, mine: list[_Step], resets: list[Change], host: _Host, script: Script,
-                    where: str) -> PlanPhase:
-    """A guest on a switch whose MTU changes: stopped before the control
-    domain's reconfiguration, changed while stopped, started after the reboot:
-    one outage that covers both its own changes and the switch's."""
-    steps = [_ldm("stop", name, f"its vnets take the new MTU of their switch only while it is stopped; it stays "
-                                f"stopped until {host.control_name} is back")]
-    steps += [_plan_step(s) for s in mine]
+def _stopped_before(name: str, mine: list[_Step], resets: list[Change], for_mtu: bool, host: _Host, script: Script,
+                    where: str) -> tuple[PlanPhase, PlanPhase | None]:
+    """A guest stopped before the control domain's reconfiguration, changed
+    while stopped, and started once the control domain is back (the second
+    phase): one outage that covers its own changes, its switch's MTU (Oracle's
+    guide: stop the domain before `ldm set-vsw mtu=`) and the loss of its
+    virtual I/O while the control domain reboots. A guest that was not running
+    is changed and left as it was."""
+    dom = host.domains.get(name)
+    active = dom is None or dom.state in (None, "active")
+    changes = [_plan_step(s) for s in mine]
     for reset in resets:
         command, held = operations.command_line(reset, host.facts)
-        steps.append(PlanStep(command=command, run=held is None and placeholder_in(command) is None, change=reset,
-                              note=held or "this vnet's MTU was set on its own and no longer follows its switch: it "
-                                           "follows the switch again"))
-    return PlanPhase(title=f"Domain {name}: stopped before {host.control_name}'s switch MTU changes", script=script,
-                     runs_on=where, outage=f"stop of {name} until {host.control_name} is back", steps=steps)
+        changes.append(PlanStep(command=command, run=held is None and placeholder_in(command) is None, change=reset,
+                                note=held or "this vnet's MTU was set on its own and no longer follows its switch: "
+                                             "it follows the switch again"))
+    runs = for_mtu or any(step.run for step in changes)
+    why = (f"its vnets take the new MTU of their switch only while it is stopped; it stays stopped until "
+           f"{host.control_name} is back" if for_mtu else
+           f"{host.control_name}'s reboot interrupts it anyway: it stays stopped until {host.control_name} is back, "
+           f"one interruption for both")
+    title = (f"Domain {name}: stopped before {host.control_name}'s switch MTU changes" if for_mtu
+             else f"Domain {name}: stopped before {host.control_name}'s reboot")
+    if not active:
+        state = f" ({name} was {dom.state} when captured: it is left as it was)"  # type: ignore[union-attr]
+        return PlanPhase(title=f"Domain {name}: changed before {host.control_name}'s reboot{state}", script=script,
+                         runs_on=where, outage="none", steps=changes), None
+    before = PlanPhase(title=title, script=script, runs_on=where,
+                       outage=f"stop of {name} until {host.control_name} is back",
+                       steps=[_held_unless(runs, _ldm("stop", name, why))] + changes)
+    start = PlanPhase(title=f"Domain {name}: started once {host.control_name} is back", script=script, runs_on=where,
+                      outage=f"ends the stop of {name}", after_reboot=True,
+                      steps=[_held_unless(runs, _ldm("start", name))])
+    return before, start
 
 
 def _boot_phase(boot: list[_Step], host: _Host, here: str, restarted_by_control: bool) -> PlanPhase:

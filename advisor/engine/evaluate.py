@@ -153,6 +153,7 @@ class Engine:
         self.rules = [CompiledRule(r) for r in rules if r.id not in self.policy.disabled]
         self.intents = self.policy.intents.model_dump()
         self.host_fields = _fields("host", [e.source for r in self.rules for e in r.expressions])
+        self.runtime_rules = {r.rule.id for r in self.rules if r.rule.runtime}
         remember_checked()
 
     def params(self, rule: Rule) -> dict[str, Any]:

@@ -64,7 +64,10 @@ class ChangeTemplate(BaseModel):
     def _op(cls, value: str) -> str:
         from advisor import changes
 
-        changes.get(value)  # a KeyError names the operations there are
+        try:
+            changes.get(value)
+        except KeyError as exc:
+            raise ValueError(exc.args[0]) from None
         return value
 
 

@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from html import escape
 
 from advisor import __version__
-from advisor.report.model import Finding, HostReport, PlanStep, Report, fix_lines, worst_first
+from advisor.report.model import ChangePlan, Finding, HostReport, PlanStep, Report, fix_lines, worst_first
 
 SEVERITIES = ("critical", "high", "medium", "low", "info")
 COLOURS = {"critical": "#7b1fa2", "high": "#c62828", "medium": "#ef6c00", "low": "#f9a825", "info": "#607d8b"}
@@ -88,7 +88,7 @@ def _plan(h: HostReport) -> str:
     plan = h.plan
     if plan is None or not (plan.prerequisites or plan.phases):
         return ""
-    parts = ["<h3>Change plan</h3>"]
+    parts = ["<h3>Change plan</h3>", *_proven(plan)]
     if plan.prerequisites:
         parts.append("<p>Prerequisites, never run by advisor:</p><ul>" + "".join(
             f"<li><code>{_e(p.command)}</code></li>" for p in plan.prerequisites) + "</ul>")
@@ -101,6 +101,16 @@ def _plan(h: HostReport) -> str:
     parts.append("</ol>")
     parts += [f'<p class="muted">{_e(n)}</p>' for n in plan.notes]
     return "".join(parts)
+
+
+def _proven(plan: ChangePlan) -> list[str]:
+    """What the plan achieves, proven on a model of the host."""
+    sim = plan.simulation
+    if sim is None:
+        return []
+    left = "".join(f"<li><code>{_e(x.finding)}</code>: {_e(x.why)}</li>" for x in sim.left)
+    return [f'<p class="proven">{_e(sim.summary())}</p>'] + ([f"<p>Left after the plan:</p><ul>{left}</ul>"]
+                                                            if left else [])
 
 
 def _step(st: PlanStep) -> str:

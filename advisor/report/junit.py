@@ -43,6 +43,9 @@ def render(report: Report) -> str:
         failed = sum(1 for r in results if r.status == "fail")
         lines.append(f"  <testsuite name={quoteattr(h.host)} tests=\"{len(results)}\" failures=\"{failed}\" "
                      f"errors=\"{len(h.errors)}\" skipped=\"{skipped}\">")
+        if h.plan is not None and h.plan.simulation is not None:
+            lines.append(f"    <properties><property name=\"advisor.plan\" "
+                         f"value={quoteattr(h.plan.simulation.summary())}/></properties>")
         for e in h.errors:
             lines.append(f"    <testcase classname=\"advisor.input\" name={quoteattr(h.host)}>"
                          f"<error message={quoteattr(e)}/></testcase>")

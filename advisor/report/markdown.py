@@ -66,6 +66,10 @@ def _plan(h: HostReport) -> list[str]:
     if plan is None or not (plan.prerequisites or plan.phases):
         return []
     out = [f"### Change plan for {inline(h.host)}", ""]
+    if plan.simulation is not None:
+        out += [f"Proven on advisor's model of the host: {inline(plan.simulation.summary())}", ""]
+        out += [f"- left: {code(x.finding)}: {inline(x.why)}" for x in plan.simulation.left]
+        out += [""] if plan.simulation.left else []
     number = {id(s): n for n, s in plan.numbered()}
     for p in plan.prerequisites:
         out.append(f"- {number[id(p)]} prerequisite, never run by advisor: {code(p.command)}")

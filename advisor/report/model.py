@@ -44,7 +44,7 @@ class FixStep(BaseModel):
     domain: str | None = None  # the LDoms domain whose configuration the step changes
     takes_effect: Literal["now", "restart"] = "now"
     check_first: str | None = None
-    held: str | None = None  # why this host's versions do not let it run as it stands
+    held: str | None = None  # why it cannot run as it stands (this host's versions; the plan's simulation)
     sets: str | None = None  # the resource it sizes: "cores:ldg1", "memory-gb:ldg1", "vsw-mtu:primary-vsw1"
     amount: float | None = None
     also_restarts: list[str] = []  # other domains that need a restart for it to take effect
@@ -60,8 +60,6 @@ class FixStep(BaseModel):
         if note is not None:
             self.note = note
         self.command, self.held = changes.command_line(change, facts, self.note)
-        if self.held is not None and self.check_first is None:
-            self.check_first = self.held
         self.sets = f"{op.sizes}:{change.target}" if op.sizes else None
         self.amount = changes.number(change.value) if op.sizes else None
 
@@ -77,7 +75,8 @@ class FixStep(BaseModel):
     @property
     def runnable(self) -> bool:
         """A script may run it: a change or check with nothing left to decide."""
-        return self.kind != "prerequisite" and self.check_first is None and self.placeholder is None
+        return (self.kind != "prerequisite" and self.check_first is None and self.held is None
+                and self.placeholder is None)
 
     def as_text(self) -> str:
         """One line a person can copy: the command, or a comment saying why it is not run."""
@@ -85,6 +84,8 @@ class FixStep(BaseModel):
             return f"# prerequisite, not run by advisor: {self.command}"
         if self.check_first is not None:
             return f"# only after checking that {self.check_first}: {self.command}"
+        if self.held is not None:
+            return f"# not as it stands: {self.held}: {self.command}"
         if self.placeholder is not None:
             return f"# fill in {self.placeholder} first: {self.command}"
         return self.command
@@ -165,6 +166,36 @@ class PlanPhase(BaseModel):
     steps: list[PlanStep]
 
 
+class Left(BaseModel):
+    finding: str  # "rule on subject"
+    why: str
+
+
+class Simulation(BaseModel):
+    """The plan applied to a model of the host and judged again, before any view is written."""
+
+    score_before: float | None
+    score_after: float | None
+    fixed: list[str] = []  # "rule on subject" of the findings the plan fixes, in advisor's model
+    left: list[Left] = []  # those it does not, and why
+    new: list[str] = []  # findings the plan would cause (its steps are held; any left here had no step to hold)
+    held: list[str] = []  # steps the simulation turned into comments, and why
+    not_modelled: list[str] = []  # steps whose effect advisor has no model of
+    interrupted_more_than_once: dict[str, int] = {}  # domains the plan interrupts more than once
+
+    def summary(self) -> str:
+        """One line every view shows: 'after the plan: score X (now Y); N fixed; M left'."""
+        after = f"{self.score_after:g}" if self.score_after is not None else "-"
+        now = f"{self.score_before:g}" if self.score_before is not None else "-"
+        parts = [f"after the plan: score {after} (now {now})", f"{len(self.fixed)} finding(s) fixed",
+                 f"{len(self.left)} left"]
+        if self.new:
+            parts.append(f"{len(self.new)} new")
+        if self.held:
+            parts.append(f"{len(self.held)} step(s) held by the simulation")
+        return "; ".join(parts)
+
+
 class ChangePlan(BaseModel):
     """All of a host's fixes as one ordered plan: prerequisites (never run by a
     script), live changes, the control domain's delayed reconfiguration and its
@@ -176,6 +207,7 @@ class ChangePlan(BaseModel):
     notes: list[str] = []
     control_domain: str | None = None  # where the ldm steps run, when that is not the captured host
     control_domain_name: str = "primary"  # the control domain's name in ldm
+    simulation: Simulation | None = None  # what the plan achieves, proven on a model of the host
 
     def numbered(self) -> list[tuple[str, PlanStep]]:
         """Its steps with the numbers every view shows: P1.. for prerequisites, 1.. for the rest."""

@@ -68,6 +68,8 @@ def render(report: Report, rules: list[Rule]) -> str:
             "tool": {"driver": {"name": "advisor", "version": __version__,
                                 "rules": [_descriptor(by_id[rid]) for rid in used if rid in by_id]}},
             "results": results,
+            "properties": {"plans": {h.host: h.plan.simulation.summary() for h in report.hosts
+                                     if h.plan is not None and h.plan.simulation is not None}},
             "invocations": [{"executionSuccessful": not report.errors,
                              "toolExecutionNotifications": [{"level": "error", "message": {"text": e}} for e in report.errors]}],
         }],

@@ -149,6 +149,10 @@ def _header(h: HostReport, plan: ChangePlan, where: str, name: str, two_parts: b
         lines += [f"#   {p.command}   ({'; '.join(p.fixes)})" for p in plan.prerequisites]
     if plan.notes:
         lines += ["#", *[f"# Note: {_one_line(n)}" for n in plan.notes]]
+    if plan.simulation is not None:
+        sim = plan.simulation
+        lines += ["#", f"# Proven on advisor's model of the host: {sim.summary()}."]
+        lines += [f"#   left: {x.finding}: {_one_line(x.why)}" for x in sim.left]
     return lines + [""]
 
 

@@ -264,6 +264,11 @@ def _plan(h: HostReport, numbered: list[tuple[str, PlanStep]], out: Output) -> b
             out.whole(f"  {by_step[id(s)]:>3}  {'$ ' if s.run else '# '}{s.command}")
     for note in plan.notes:
         _fields(out, [("note", note)])
+    if plan.simulation is not None:
+        sim = plan.simulation
+        _fields(out, [("proven", sim.summary())] + [("left", f"{left.finding}: {left.why}") for left in sim.left]
+                + [("new", f"{n}: no step of the plan causes it alone") for n in sim.new]
+                + [("twice", f"{d} is interrupted {n} times") for d, n in sim.interrupted_more_than_once.items()])
     return True
 
 
@@ -295,6 +300,8 @@ def _host(h: HostReport, out: Output, causes: dict[str, list[str]], mode: Mode) 
     summary = _plan_summary(h, numbered)
     if summary:
         out.text("  Change plan (steps below):", style="bold")
+        if h.plan is not None and h.plan.simulation is not None:
+            _fields(out, [("proven", h.plan.simulation.summary())])
         _fields(out, summary)
     _notes(h, out)
     out.blank()

@@ -1,0 +1,191 @@
+"""A plan proven before it is written: its changes applied to a model of the
+machine, and the result judged again by the same rules.
+
+The walk follows the plan's steps in order, as a script runs them, keeping
+each domain's state: a switch's MTU may change only while the guests with a
+vnet on it are stopped ("Configuring Jumbo Frames", Oracle VM Server for SPARC
+3.4 Administration Guide), a domain may grow only into what the machine has
+free, and each guest should be interrupted once, the control domain's reboot
+counting for every guest it serves. A step that breaks one of these, or that
+makes a rule fail that passed, is held as a comment saying why, and the plan
+is proven again without it.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Callable
+
+from advisor import changes as operations
+from advisor.changes import Change
+from advisor.facts.models import HostFacts
+from advisor.report.model import ChangePlan, Finding, Left, PlanStep, Simulation
+
+Judge = Callable[[HostFacts], tuple[float | None, list[Finding]]]  # the score and findings of facts
+_ROUNDS = 3  # provings at most: each round holds the steps that broke something
+
+
+@dataclass
+class _Walk:
+    """The machine as the plan's steps leave it."""
+
+    facts: HostFacts
+    control: str
+    states: dict[str, str] = field(default_factory=dict)  # domain -> active, bound, inactive
+    interruptions: dict[str, int] = field(default_factory=dict)
+    broken: list[tuple[PlanStep, str]] = field(default_factory=list)  # a step, and what it breaks
+    unmodelled: list[str] = field(default_factory=list)
+
+    def served(self) -> list[str]:
+        """The running guests with a vnet on one of the control domain's switches."""
+        names = {v.domain for v in self.facts.vnets or [] if v.vsw_domain == self.control and v.domain != self.control}
+        return sorted(n for n in names if self.states.get(n, "active") == "active")
+
+    def interrupt(self, name: str) -> None:
+        self.interruptions[name] = self.interruptions.get(name, 0) + 1
+
+    def take(self, step: PlanStep) -> None:
+        if step.control is not None:
+            self._control(step.control.action, _name(step.control.domain))
+        elif step.change is not None:
+            self._change(step)
+
+    def _control(self, action: str, name: str) -> None:
+        if action == "stop":
+            if self.states.get(name, "active") == "active":
+                self.interrupt(name)
+            self.states[name] = "bound"
+        elif action == "start":
+            self.states[name] = "active"
+        elif action == "reboot":
+            for guest in self.served():
+                self.interrupt(guest)
+
+    def _change(self, step: PlanStep) -> None:
+        change = step.change
+        assert change is not None
+        op = operations.get(change.op)
+        if op.stopped_first and change.op == "set-vsw-mtu":
+            running = [v.domain for v in self.facts.vnets or [] if v.vsw == change.target
+                       and v.domain != self.control and self.states.get(v.domain, "active") == "active"]
+            if running:
+                self.broken.append((step, f"it changes the MTU of {change.target} while {', '.join(sorted(set(running)))} "
+                                          f"run(s) on it; Oracle's guide: stop them first"))
+                return
+        why = operations.apply(change, self.facts)
+        if why is not None:
+            self.unmodelled.append(f"{step.command}: {why}")
+        pool = getattr(self.facts, op.grows, None) if op.grows else None
+        if pool is not None and pool < 0:
+            self.broken.append((step, f"it takes more than the machine has free ({op.grows.replace('_', ' ')} "  # type: ignore[union-attr]
+                                      f"would be {pool:g})"))
+
+
+def _name(word: str) -> str:
+    import shlex
+
+    try:
+        parts = shlex.split(word)
+    except ValueError:
+        return word
+    return parts[0] if len(parts) == 1 else word
+
+
+def _tag(f: Finding) -> str:
+    return f"{f.rule} on {f.subject}"
+
+
+def _walk(plan: ChangePlan, facts: HostFacts) -> _Walk:
+    walk = _Walk(copy.deepcopy(facts), plan.control_domain_name,
+                 {d.name: d.state or "active" for d in facts.domains or []})
+    for phase in plan.phases:
+        for step in phase.steps:
+            if step.run:
+                walk.take(step)
+    return walk
+
+
+def proven(build: Callable[[dict[Change, str]], ChangePlan], facts: HostFacts, score: float | None,
+           findings: list[Finding], judge: Judge, runtime: set[str]) -> ChangePlan:
+    """The plan `build` makes, proven on a copy of the facts: a change that
+    breaks something is held (given back to `build`, which keeps it a comment
+    saying why) and the plan is built and proven again."""
+    held: dict[Change, str] = {}
+    before = {_tag(f) for f in findings}
+    for _ in range(_ROUNDS):
+        plan = build(held)
+        walk = _walk(plan, facts)
+        after_score, after = judge(walk.facts)
+        new = [f for f in after if _tag(f) not in before]
+        culprits = walk.broken + [(s, f"the simulation shows it makes {_tag(f)} fail")
+                                  for f in new for s in _causes(plan, facts, f, judge)]
+        more = {s.change: f"held by the simulation: {why}" for s, why in culprits
+                if s.change is not None and s.change not in held}
+        if not more:
+            break
+        held.update(more)
+    plan.simulation = _result(plan, score, after_score, findings, after, runtime, walk,
+                              [f"{operations.render(c, facts).command}: {why}" for c, why in held.items()])
+    return plan
+
+
+def _causes(plan: ChangePlan, facts: HostFacts, finding: Finding, judge: Judge) -> list[PlanStep]:
+    """The running changes without which the plan no longer makes a finding
+    fail: each is tried out of the plan in turn, those acting on the
+    finding's subject first."""
+    name = finding.subject.split(" ", 1)[-1].split("@")[0]
+    running = [s for ph in plan.phases for s in ph.steps if s.run and s.change is not None]
+    near = [s for s in running if name in (s.change.target, s.change.domain)]  # type: ignore[union-attr]
+    found: list[PlanStep] = []
+    for step in near + [s for s in running if s not in near]:
+        step.run = False
+        try:
+            _score, after = judge(_walk(plan, facts).facts)
+        finally:
+            step.run = True
+        if _tag(finding) not in {_tag(f) for f in after}:
+            found.append(step)
+            if step in near:
+                break
+    return found
+
+
+def _result(plan: ChangePlan, score: float | None, after_score: float | None, before: list[Finding],
+            after: list[Finding], runtime: set[str], walk: _Walk, held: list[str]) -> Simulation:
+    after_tags = {_tag(f) for f in after}
+    steps = plan.numbered()
+    left: list[Left] = []
+    fixed: list[str] = []
+    for f in before:
+        tag = _tag(f)
+        mine = [(n, s) for n, s in steps if tag in s.fixes]
+        running = [n for n, s in mine if s.run]
+        if tag not in after_tags:
+            fixed.append(tag)
+        elif f.rule in runtime and running:
+            left.append(Left(finding=tag, why=f"judged on run-time data (kstat): capture the host again after "
+                                             f"step {', '.join(running)} to see it fixed"))
+        elif running:
+            left.append(Left(finding=tag, why=f"step {', '.join(running)} run(s), but advisor's model of the "
+                                             f"host still fails it after them"))
+        else:
+            left.append(Left(finding=tag, why=_waiting(mine)))
+    before_tags = {_tag(f) for f in before}
+    interrupted = {d: n for d, n in walk.interruptions.items() if n > 1}
+    return Simulation(score_before=score, score_after=after_score, fixed=fixed, left=left,
+                      new=[_tag(f) for f in after if _tag(f) not in before_tags], held=held,
+                      not_modelled=walk.unmodelled, interrupted_more_than_once=interrupted)
+
+
+def _waiting(steps: list[tuple[str, PlanStep]]) -> str:
+    """Why a finding's steps do not run: prerequisites, checks, the simulation."""
+    if not steps:
+        return "no change advisor can plan"
+    prereqs = [n for n, _s in steps if n.startswith("P")]
+    sim = [n for n, s in steps if (s.note or "").startswith("held by the simulation")]
+    checks = [n for n, _s in steps if n not in prereqs and n not in sim]
+    said = ([f"step {', '.join(checks)} wait(s) for a check first"] if checks else []) + (
+        [f"step {', '.join(sim)} held by the simulation"] if sim else []) + (
+        [f"prerequisite {', '.join(prereqs)} first (never run by advisor)"] if prereqs else [])
+    return "; ".join(said)

@@ -1,0 +1,217 @@
+"""A plan proven before it is written: typed changes rendered by version, the
+plan applied to a model of the host and judged again, steps that break
+something held, and the result in every view."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, review, run_cli
+
+from advisor import changes
+from advisor.changes import Change
+from advisor.changeplan import build as changeplan
+from advisor.changeplan import simulate
+from advisor.facts.models import Domain, HostFacts, VNet, VSwitch
+from advisor.report.model import ChangePlan, PlanPhase, PlanStep
+
+CAPTURES = ROOT / "fixtures" / "captures"
+UNTUNED = CAPTURES / "t5-primary-untuned"
+
+
+def _facts(**values) -> HostFacts:
+    return HostFacts(host="h", platform="solaris", **values)
+
+
+@pytest.mark.parametrize("version, domain, command, held", [
+    ("3.0.0.2", Domain(name="ldg1", state="active"), "ldm set-core 4 ldg1", False),
+    ("3.4.0.3", Domain(name="ldg1", state="active"), "ldm set-core 4 ldg1", False),
+    # 2.1 guide: whole cores only for an inactive domain, or the control domain in a delayed reconfiguration
+    ("2.2.0.0", Domain(name="ldg1", state="active"), "ldm set-vcpu -c 4 ldg1", True),
+    ("2.2.0.0", Domain(name="ldg1", state="inactive"), "ldm set-vcpu -c 4 ldg1", False),
+    ("2.2.0.0", Domain(name="ldg1", state="active", whole_core_constraint=True), "ldm set-vcpu -c 4 ldg1", False),
+    ("2.2.0.0", Domain(name="primary", is_control=True), "ldm set-vcpu -c 4 primary", False),
+    ("1.3", Domain(name="ldg1", state="inactive"), "ldm set-vcpu -c 4 ldg1", True),
+])
+def test_cores_are_set_as_the_hosts_ldm_version_allows(version: str, domain: Domain, command: str, held: bool) -> None:
+    done = changes.render(Change(op="set-cores", target=domain.name, value="4"),
+                          _facts(ldm_version=version, domains=[domain]))
+    assert done.command == command and (done.held is not None) is held
+
+
+def test_each_platform_renders_its_own_commands_by_version() -> None:
+    tcp = Change(op="set-tcp-prop", target="recv_buf", value="1048576")
+    assert changes.render(tcp, _facts(solaris_major=11)).command == "ipadm set-prop -p recv_buf=1048576 tcp"
+    s10 = changes.render(tcp, _facts(solaris_major=10))
+    assert s10.command == "ndd -set /dev/tcp tcp_recv_hiwat 1048576" and "not persistent" in (s10.comment or "")
+    from advisor.facts.models import LanInterface
+
+    lan = Change(op="set-lan-attr", target="lan1", prop="vmtu", value="32160")
+    lans = [LanInterface(name="lan1", ppa=1)]
+    assert changes.render(lan, HostFacts(host="h", platform="hpux", hpux_release="B.11.31",
+                                         lan_interfaces=lans)).command == "nwmgr --sa -A vmtu=32160 -c lan1"
+    old = changes.render(lan, HostFacts(host="h", platform="hpux", hpux_release="B.11.23", lan_interfaces=lans))
+    assert old.command == "lanadmin -X vmtu 32160 1" and "rc.config.d" in (old.comment or "")
+    pin = Change(op="pin-vcpu", domain="web", target="0", value="2-3")
+    assert changes.render(pin, HostFacts(host="h", platform="linux", xen_tool="xm")).command == "xm vcpu-pin web 0 2-3"
+    assert changes.render(pin, HostFacts(host="h", platform="linux")).command.startswith("<xl or xm> vcpu-pin")
+    line = changes.render(Change(op="set-system-tunable", target="ip:ip_soft_rings_cnt", value="8"), _facts()).command
+    assert line == ("grep '^set ip:ip_soft_rings_cnt=8$' /etc/system >/dev/null || "
+                    "echo 'set ip:ip_soft_rings_cnt=8' >> /etc/system")
+
+
+def test_an_unknown_operation_is_refused_when_the_rules_load(tmp_path: Path) -> None:
+    pack = tmp_path / "rules"
+    pack.mkdir()
+    rule = (ROOT / "rules" / "linux.yaml").read_text().replace("op: set-offload", "op: set-offlaod", 1)
+    (pack / "linux.yaml").write_text(rule)
+    res = run_cli("review", str(UNTUNED), "--rules", str(pack))
+    assert res.returncode == 2 and "set-offlaod" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_every_bundled_plan_is_proven_without_a_broken_step() -> None:
+    """Every bundled capture's plan, simulated: nothing it runs makes a rule
+    fail that passed, no guest is interrupted twice, and what it fixes is said."""
+    hosts = [h for h in review(*sorted(p for p in CAPTURES.iterdir() if p.is_dir())).hosts if h.findings]
+    assert len(hosts) >= 5
+    for h in hosts:
+        sim = h.plan.simulation
+        assert sim is not None, h.host
+        assert sim.new == [] and sim.held == [] and sim.interrupted_more_than_once == {}, (h.host, sim)
+        assert sim.not_modelled == [], (h.host, sim.not_modelled)
+        assert len(sim.fixed) + len(sim.left) == len(h.findings)
+        assert sim.score_after is None or h.score is None or sim.score_after >= h.score
+
+
+def test_the_untuned_plan_fixes_what_it_says_and_says_why_the_rest_is_left() -> None:
+    [h] = review(UNTUNED).hosts
+    sim = h.plan.simulation
+    assert sim.score_before == h.score and sim.score_after > h.score
+    assert "ldoms.service-cores on domain primary" in sim.fixed and "ldoms.guest-cores on domain ldg2" in sim.fixed
+    left = {x.finding: x.why for x in sim.left}
+    assert "run-time data" in left["ldoms.dring-mode on ldc vsw:0:vswldc0x0"]
+    assert "prerequisite P1" in left["ldoms.software-level on host t5-primary-untuned"]
+    assert "wait(s) for a check" in left["ldoms.mtu-mismatch on vsw primary-vsw1"]
+
+
+_KEEP_JUMBO = """
+- id: site.keep-jumbo
+  title: The backup switch keeps its jumbo frames
+  subject: vsw
+  platforms: [solaris]
+  severity: medium
+  applies: "s.name == 'primary-vsw1'"
+  requires: [s.mtu]
+  checks:
+    - when: "s.mtu < 9000"
+  message: "{s.name} runs MTU {s.mtu}"
+  observed: "MTU {s.mtu}"
+  expected: "MTU 9000"
+  remediation:
+    - {command: "ldm list -o network primary", kind: check, runs_in: ldm}
+  impact: live
+  effect: "Backups over primary-vsw1 were sized for jumbo frames."
+  rationale: "A site rule."
+  source: {ref: oracle-ovmsparc-network-2014, section: "Jumbo frames"}
+"""
+
+
+def _lso_levels(tmp_path: Path) -> Path:
+    bundle = tmp_path / "t5-lso"
+    shutil.copytree(UNTUNED, bundle)
+    for name, old, new in (("ldm-version.txt", "3.0.0.2", "3.1.0.0.24"), ("pkg-entire.txt", "11.1.4.5.0", "11.1.9.5.0"),
+                           ("pkg-entire.txt", "0.175.1.4.0", "0.175.1.9.0")):
+        path = bundle / name
+        path.write_text(path.read_text().replace(old, new))
+    return bundle
+
+
+def test_a_change_that_makes_another_rule_fail_is_held_and_said(tmp_path: Path) -> None:
+    """On the LSO levels the plan lowers primary-vsw1 to 1500; a site rule
+    wants it at 9000: the simulation holds that step, says why in every view,
+    and the guest stopped only for it is not stopped."""
+    bundle = _lso_levels(tmp_path)
+    plain = json.loads(run_cli("review", str(bundle), "-f", "json").stdout)["hosts"][0]["plan"]
+    assert any(s["command"] == "ldm set-vsw mtu=1500 primary-vsw1" and s["run"]
+               for p in plain["phases"] for s in p["steps"])
+    pack = tmp_path / "site"
+    pack.mkdir()
+    (pack / "site.yaml").write_text(_KEEP_JUMBO)
+    res = run_cli("review", str(bundle), "--rules", str(pack), "-f", "json")
+    plan = json.loads(res.stdout)["hosts"][0]["plan"]
+    steps = {s["command"]: s for p in plan["phases"] for s in p["steps"]}
+    lowered = steps["ldm set-vsw mtu=1500 primary-vsw1"]
+    assert not lowered["run"] and "makes site.keep-jumbo on vsw primary-vsw1 fail" in lowered["note"]
+    assert plan["simulation"]["new"] == [] and len(plan["simulation"]["held"]) == 1
+    assert not any(p["title"].endswith("switch MTU changes") for p in plan["phases"])
+    script = run_cli("review", str(bundle), "--rules", str(pack), "-f", "script", "-o", str(tmp_path / "s") + "/")
+    assert script.returncode == 0, script.stderr
+    [text] = [p.read_text() for p in (tmp_path / "s").glob("*.remediation.sh")]
+    assert "# NOT RUN: held by the simulation: the simulation shows it makes site.keep-jumbo" in text
+    assert "\nldm set-vsw mtu=1500 primary-vsw1\n" not in text
+
+
+def _guard_facts() -> HostFacts:
+    return _facts(ldm_version="3.4", free_cores=2,
+                  domains=[Domain(name="primary", is_control=True, state="active", whole_cores=2),
+                           Domain(name="ldg1", state="active", whole_cores=1, whole_core_constraint=True)],
+                  vswitches=[VSwitch(name="vsw0", domain="primary", mtu=9000)],
+                  vnets=[VNet(name="vnet0", domain="ldg1", vsw="vsw0", vsw_domain="primary", mtu=9000)])
+
+
+def _one_phase(*changes_: Change) -> ChangePlan:
+    steps = [PlanStep(command=changes.render(c, _guard_facts()).command, change=c) for c in changes_]
+    return ChangePlan(phases=[PlanPhase(title="t", script="host", runs_on="primary", outage="none", steps=steps)])
+
+
+def _judge(facts: HostFacts):
+    return None, []
+
+
+@pytest.mark.parametrize("change, said", [
+    (Change(op="set-vsw-mtu", target="vsw0", value="1500"), "while ldg1 run(s) on it"),
+    (Change(op="set-cores", target="ldg1", value="4"), "more than the machine has free"),
+])
+def test_the_simulation_holds_a_step_the_platform_would_refuse(change: Change, said: str) -> None:
+    """Whatever the planner wrote, the simulation holds a switch MTU changed
+    under a running guest and cores beyond what is free."""
+    held: list[dict] = []
+
+    def build(hold: dict) -> ChangePlan:
+        held.append(dict(hold))
+        plan = _one_phase(change)
+        for step in plan.phases[0].steps:
+            step.run = step.change not in hold
+        return plan
+
+    plan = simulate.proven(build, _guard_facts(), 50.0, [], _judge, set())
+    assert said in held[-1][change] and plan.simulation.held and said in plan.simulation.held[0]
+    assert not plan.phases[0].steps[0].run
+
+
+def test_a_proven_plan_leaves_the_captured_facts_as_they_were() -> None:
+    facts = _guard_facts()
+    before = facts.dump()
+    plan = changeplan.build([], facts)
+    simulate.proven(lambda hold: _one_phase(Change(op="set-cores", target="ldg1", value="2")), facts, None, [],
+                    _judge, set())
+    assert facts.dump() == before and plan.simulation is None
+
+
+def test_every_view_says_what_the_plan_achieves(tmp_path: Path) -> None:
+    [h] = review(UNTUNED).hosts
+    line = h.plan.simulation.summary()
+    assert line.startswith("after the plan: score ") and f"(now {h.score:g})" in line
+    out = tmp_path / "out"
+    res = run_cli("review", str(UNTUNED), "-f", "table,json,html,markdown,junit,sarif,script", "-o", str(out) + "/")
+    assert res.returncode == 0, res.stderr
+    assert line in run_cli("review", str(UNTUNED)).stdout
+    data = json.loads((out / "report.json").read_text())["hosts"][0]["plan"]["simulation"]
+    assert data["score_after"] == h.plan.simulation.score_after and data["fixed"] == h.plan.simulation.fixed
+    for name in ("report.html", "report.md", "report.junit.xml", "report.sarif"):
+        found = [p for p in out.iterdir() if p.name.endswith(name.split(".", 1)[1]) and p.is_file()]
+        assert found and any(line in p.read_text() for p in found), name
+    assert any(line in p.read_text() for p in out.rglob("*.remediation.sh"))
