@@ -16,7 +16,7 @@ from advisor.errors import InputError, brief, clipped
 from advisor.facts.build import build
 from advisor.facts.models import HostFacts
 from advisor.report import score as scoring
-from advisor.report.model import Detected, Finding, HostReport, Report, Summary, Tool
+from advisor.report.model import Detected, HostReport, Report, Result, Summary, Tool
 
 SEVERITY_ORDER = [s for s in Severity]
 
@@ -88,7 +88,8 @@ def review_with_facts(capture: Capture, engine: Engine) -> tuple[HostReport, Hos
         waived=accepted.waived, expired_waivers=accepted.expired,
     )
     report.plan = (simulate.proven(lambda held: changeplan.build(accepted.findings, built.facts, held), built.facts,
-                                   report.score, report.findings, lambda facts: _judge(engine, host, facts),
+                                   report.score, report.findings,
+                                   lambda facts: _judge(engine, host, built.facts, results, facts),
                                    engine.runtime_rules)
                    if accepted.findings else changeplan.build(accepted.findings, built.facts))
     for f in report.findings:
@@ -96,11 +97,17 @@ def review_with_facts(capture: Capture, engine: Engine) -> tuple[HostReport, Hos
     return report, built.facts
 
 
-def _judge(engine: Engine, host: str, facts: HostFacts) -> tuple[float | None, list[Finding]]:
-    """The score and findings of a host's facts as a plan leaves them, waivers applied."""
-    results, findings = engine.evaluate(facts)
-    accepted = waivers.apply(host, results, findings, engine.policy)
-    return scoring.score(results), accepted.findings
+def _judge(engine: Engine, host: str, captured: HostFacts, results: list[Result],
+           facts: HostFacts) -> tuple[float | None, set[str]]:
+    """The score of a host's facts as a plan leaves them, and what fails
+    ("rule on subject"), waivers applied. Only the rules that read a fact the
+    plan changed are judged again; the others keep their results."""
+    changed = {name for name in facts.fields() if getattr(facts, name) != getattr(captured, name)}
+    again = engine.reading(changed)
+    fresh, _none = engine.evaluate(facts, findings=False, only=again)
+    waivers.mark(host, fresh, engine.policy)
+    merged = [r for r in results if r.rule not in again] + fresh
+    return scoring.score(merged), {f"{r.rule} on {r.subject}" for r in merged if r.status == "fail" and not r.waived}
 
 
 _worker_engine: Engine | None = None

@@ -168,7 +168,7 @@ def _one_phase(*changes_: Change) -> ChangePlan:
 
 
 def _judge(facts: HostFacts):
-    return None, []
+    return None, set()
 
 
 @pytest.mark.parametrize("change, said", [

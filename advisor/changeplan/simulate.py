@@ -19,10 +19,10 @@ from typing import Callable
 
 from advisor import changes as operations
 from advisor.changes import Change
-from advisor.facts.models import HostFacts
+from advisor.facts.models import HostFacts, cloned
 from advisor.report.model import ChangePlan, Finding, Left, PlanStep, Simulation
 
-Judge = Callable[[HostFacts], tuple[float | None, list[Finding]]]  # the score and findings of facts
+Judge = Callable[[HostFacts], tuple[float | None, set[str]]]  # the score of facts, and what fails ("rule on subject")
 _ROUNDS = 3  # provings at most: each round holds the steps that broke something
 
 
@@ -96,8 +96,21 @@ def _tag(f: Finding) -> str:
     return f"{f.rule} on {f.subject}"
 
 
+# What the operations change: copied for each simulation; the rest (kstat
+# channels, evidence) is shared with the captured facts, never written.
+_CHANGED = ("domains", "vswitches", "vnets", "links", "interfaces", "bridges", "xen_guest_vcpus", "pcpus",
+            "lan_interfaces", "tcp", "tcp_drift", "system", "driver_conf")
+
+
+def _model(facts: HostFacts) -> HostFacts:
+    model = copy.copy(facts)
+    for name in _CHANGED:
+        setattr(model, name, cloned(getattr(facts, name)))
+    return model
+
+
 def _walk(plan: ChangePlan, facts: HostFacts) -> _Walk:
-    walk = _Walk(copy.deepcopy(facts), plan.control_domain_name,
+    walk = _Walk(_model(facts), plan.control_domain_name,
                  {d.name: d.state or "active" for d in facts.domains or []})
     for phase in plan.phases:
         for step in phase.steps:
@@ -117,9 +130,8 @@ def proven(build: Callable[[dict[Change, str]], ChangePlan], facts: HostFacts, s
         plan = build(held)
         walk = _walk(plan, facts)
         after_score, after = judge(walk.facts)
-        new = [f for f in after if _tag(f) not in before]
-        culprits = walk.broken + [(s, f"the simulation shows it makes {_tag(f)} fail")
-                                  for f in new for s in _causes(plan, facts, f, judge)]
+        culprits = walk.broken + [(s, f"the simulation shows it makes {tag} fail")
+                                  for tag in sorted(after - before) for s in _causes(plan, facts, tag, judge)]
         more = {s.change: f"held by the simulation: {why}" for s, why in culprits
                 if s.change is not None and s.change not in held}
         if not more:
@@ -130,11 +142,11 @@ def proven(build: Callable[[dict[Change, str]], ChangePlan], facts: HostFacts, s
     return plan
 
 
-def _causes(plan: ChangePlan, facts: HostFacts, finding: Finding, judge: Judge) -> list[PlanStep]:
+def _causes(plan: ChangePlan, facts: HostFacts, tag: str, judge: Judge) -> list[PlanStep]:
     """The running changes without which the plan no longer makes a finding
     fail: each is tried out of the plan in turn, those acting on the
     finding's subject first."""
-    name = finding.subject.split(" ", 1)[-1].split("@")[0]
+    name = tag.split(" on ", 1)[1].split(" ", 1)[-1].split("@")[0]
     running = [s for ph in plan.phases for s in ph.steps if s.run and s.change is not None]
     near = [s for s in running if name in (s.change.target, s.change.domain)]  # type: ignore[union-attr]
     found: list[PlanStep] = []
@@ -144,7 +156,7 @@ def _causes(plan: ChangePlan, facts: HostFacts, finding: Finding, judge: Judge) 
             _score, after = judge(_walk(plan, facts).facts)
         finally:
             step.run = True
-        if _tag(finding) not in {_tag(f) for f in after}:
+        if tag not in after:
             found.append(step)
             if step in near:
                 break
@@ -152,8 +164,7 @@ def _causes(plan: ChangePlan, facts: HostFacts, finding: Finding, judge: Judge) 
 
 
 def _result(plan: ChangePlan, score: float | None, after_score: float | None, before: list[Finding],
-            after: list[Finding], runtime: set[str], walk: _Walk, held: list[str]) -> Simulation:
-    after_tags = {_tag(f) for f in after}
+            after_tags: set[str], runtime: set[str], walk: _Walk, held: list[str]) -> Simulation:
     steps = plan.numbered()
     left: list[Left] = []
     fixed: list[str] = []
@@ -174,7 +185,7 @@ def _result(plan: ChangePlan, score: float | None, after_score: float | None, be
     before_tags = {_tag(f) for f in before}
     interrupted = {d: n for d, n in walk.interruptions.items() if n > 1}
     return Simulation(score_before=score, score_after=after_score, fixed=fixed, left=left,
-                      new=[_tag(f) for f in after if _tag(f) not in before_tags], held=held,
+                      new=sorted(after_tags - before_tags), held=held,
                       not_modelled=walk.unmodelled, interrupted_more_than_once=interrupted)
 
 

@@ -78,6 +78,7 @@ class CompiledRule:
                                         *[x for _, w, f in self.remedies for x in (w, f)], *self.restarts,
                                         *[e for _, e in self.impacts]) if e is not None]
         self.s_fields = _fields("s", [e.source for e in self.expressions])
+        self.host_reads = _fields("host", [e.source for e in self.expressions])  # None: all of it
         texts = [rule.message, rule.observed, rule.expected, *[t for r in rule.remediation for t in r.templates],
                  *[t for c in rule.checks for t in (c.message, c.observed, c.expected) if t]]
         for template in texts:
@@ -159,20 +160,31 @@ class Engine:
     def params(self, rule: Rule) -> dict[str, Any]:
         return {**rule.params, **self.policy.params.get(rule.id, {})}
 
-    def evaluate(self, facts: HostFacts) -> tuple[list[Result], list[Finding]]:
+    def reading(self, fields: set[str]) -> set[str]:
+        """The rules whose judgment may change when these host facts change: a
+        plan's simulation judges again only those."""
+        return {c.rule.id for c in self.rules if SUBJECTS[c.rule.subject][0] in fields
+                or c.host_reads is None or c.host_reads & fields}
+
+    def evaluate(self, facts: HostFacts, findings: bool = True,
+                 only: set[str] | None = None) -> tuple[list[Result], list[Finding]]:
+        """The rules' results on the facts (`only` these rules, if given), and
+        the findings of those that fail (left out with `findings=False`: a
+        judgment of a plan needs only the results)."""
         host = facts.dump()
         scope = Scope(cel={"host": _cut(host, self.host_fields)}, host=host, intent=self.intents, p={}, s=None, v={}, item=None)
         results: list[Result] = []
-        findings: list[Finding] = []
-        for compiled in self.rules:
+        found: list[Finding] = []
+        for compiled in self.rules if only is None else [c for c in self.rules if c.rule.id in only]:
             start = len(results)
-            self._evaluate_rule(compiled, facts, scope, results, findings)
+            self._evaluate_rule(compiled, facts, scope, results, found if findings else None)
             if facts.filtered:
                 results[start:] = [_partial(compiled, facts, r) for r in results[start:]]
-        return results, findings
+        return results, found
 
     def _evaluate_rule(self, compiled: CompiledRule, facts: HostFacts, scope: Scope,
-                       results: list[Result], findings: list[Finding]) -> None:
+                       results: list[Result], findings: list[Finding] | None) -> None:
+        """Appends the rule's results, and its findings unless `findings` is None."""
         host = scope.ns["host"]
         rule = compiled.rule
         host_name = f"host {facts.host}"
@@ -210,13 +222,13 @@ class Engine:
         for item, data in pairs:
             scope.set("s", data, _cut(data, compiled.s_fields))
             scope.set("v", {})
-            result, finding = self._evaluate_subject(compiled, namer(item), scope, item, facts)
+            result, finding = self._evaluate_subject(compiled, namer(item), scope, item, facts, findings is not None)
             results.append(result)
-            if finding is not None:
+            if finding is not None and findings is not None:
                 findings.append(finding)
 
     def _evaluate_subject(self, compiled: CompiledRule, subject: str, scope: Scope, item: Any,
-                          facts: HostFacts) -> tuple[Result, Finding | None]:
+                          facts: HostFacts, with_finding: bool = True) -> tuple[Result, Finding | None]:
         rule = compiled.rule
         ns = scope.ns
 
@@ -249,6 +261,9 @@ class Engine:
                 if cc.applies is not None and not cc.applies.test(scope):
                     continue
                 if cc.when.test(scope):
+                    if not with_finding:
+                        severity = cc.check.severity or rule.severity
+                        return Result(rule=rule.id, subject=subject, status="fail", severity=severity), None
                     return self._fail(compiled, cc.check, subject, scope, item, facts)
             except (TypeError, KeyError, RuntimeError):
                 undecided.extend(self._null_refs(cc.check.when, ns) or [cc.check.when])

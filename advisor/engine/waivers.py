@@ -18,6 +18,19 @@ class Waived:
     expired: list[str] = field(default_factory=list)
 
 
+def mark(host: str, results: list[Result], policy: Policy, today: date | None = None) -> list[Result]:
+    """Marks the failed results a waiver accepts; the failed results left."""
+    today = today or date.today()
+    live = [w for w in policy.waivers if w.expires >= today]
+    failing = []
+    for r in results:
+        if r.status == "fail":
+            r.waived = any(w.matches(host, r.rule, r.subject) for w in live)
+            if not r.waived:
+                failing.append(r)
+    return failing
+
+
 def apply(host: str, results: list[Result], findings: list[Finding], policy: Policy,
           today: date | None = None) -> Waived:
     """Marks waived results (they count in neither score sum) and splits the findings."""

@@ -59,6 +59,18 @@ class Record:
         """The fields as plain dicts, lists and values (what CEL is given)."""
         return {name: _plain(getattr(self, name)) for name in self._defaults if name not in exclude}
 
+    @classmethod
+    def fields(cls) -> list[str]:
+        return list(cls._defaults)
+
+    def clone(self) -> "Record":
+        """A copy whose records, lists and dicts are copies too; `evidence` is
+        shared, as nothing that works on a copy writes it."""
+        new = object.__new__(type(self))
+        for name, value in vars(self).items():
+            object.__setattr__(new, name, value if name == "evidence" else cloned(value))
+        return new
+
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and vars(other) == vars(self)
 
@@ -66,6 +78,16 @@ class Record:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in vars(self).items())})"
+
+
+def cloned(value: Any) -> Any:
+    if isinstance(value, Record):
+        return value.clone()
+    if isinstance(value, list):
+        return [cloned(v) for v in value]
+    if isinstance(value, dict):
+        return {k: cloned(v) for k, v in value.items()}
+    return value
 
 
 def _plain(value: Any) -> Any:
