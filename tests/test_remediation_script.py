@@ -348,7 +348,7 @@ def test_a_control_domain_whose_name_needs_quoting_is_still_the_control_domain(t
     for a guest, and stopped it with `ldm stop` instead of a delayed reconfiguration."""
     bundle = _renamed(tmp_path, "primary", "ctl#(a)")
     [script] = _scripts(tmp_path, str(bundle)).values()
-    lines = script.splitlines()
+    lines = [line.strip() for line in script.splitlines()]
     assert "ldm start-reconf 'ctl#(a)'" in lines and "ldm set-domain extended-mapin-space=on 'ctl#(a)'" in lines
     assert not any(line.startswith(("ldm stop 'ctl#(a)'", "ldm start 'ctl#(a)'")) for line in lines)
     assert "ldm stop ldg1" in lines  # the guests still get their outage
@@ -656,6 +656,33 @@ def test_a_consistent_jumbo_frame_path_is_not_torn_out_unchecked(tmp_path: Path)
 
 
 SAVE = 'ldm add-spconfig "advisor-`date +%Y%m%d%H%M`"'
+
+
+@pytest.mark.parametrize("bundle", BUNDLES)
+def test_every_bundled_plan_run_twice_changes_nothing_the_second_time(tmp_path: Path, bundle: str) -> None:
+    """Both parts of every script, run twice: the second run stops no guest,
+    reboots nothing and changes nothing (each step that ran is in the journal
+    beside its script), and part 1 says it has rebooted already."""
+    _scripts(tmp_path, str(CAPTURES / bundle), "--policy", str(POLICIES / "declared-intents.yaml"))
+    env, state = _standin(tmp_path, CAPTURES / bundle)
+    _run_all(tmp_path / "scripts", env)
+    first = json.loads(state.read_text())
+    root = tmp_path / "root"
+    nodes = json.loads((tmp_path / "state.json").read_text())
+    for script in sorted(p for p in root.glob("*.remediation.sh")):
+        run_env = {**env, "STANDIN_NODE": nodes["control_node" if ".for-" in script.name else "node"] or ""}
+        two_parts = "after-reboot" in script.read_text()
+        again = _run(script, run_env)
+        if two_parts:
+            assert again.returncode == 1 and "part 1 already ran" in again.stderr, again.stderr[-500:]
+            again = _run(script, run_env, "after-reboot")
+        assert again.returncode == 0, (script.name, again.stderr[-2000:])
+        assert "ran before" in again.stderr or "Nothing to change" in script.read_text() or not (
+            script.parent / f"{script.name}.done").exists()
+    second = json.loads(state.read_text())
+    changed = [line for line in second["log"][len(first["log"]):] if not line.startswith("ldm list ")]
+    assert changed == [] and second["reboots"] == first["reboots"]  # part 2 reads the flags of ldm list again
+    assert second["domains"] == first["domains"]
 
 
 def test_part_one_run_again_does_not_reboot_the_control_domain_again(tmp_path: Path) -> None:

@@ -97,14 +97,31 @@ _ON_EXIT = ["left=''",
             """trap 'status=$?; [ "$status" -eq 0 ] || [ -z "$left" ] || printf "stopped by a failed step: %s\\n" "$left" >&2' 0"""]
 
 
-def _step(step: PlanStep, left: _Left) -> list[str]:
+# Each step that runs is written to a journal beside the script once it has
+# run, and a second run of the script skips it: run again (after a failed
+# step is put right, or by mistake), the script stops no guest again and
+# changes nothing twice. A reboot is written down before it is asked for.
+_JOURNAL = '"$0.done"'
+_STEPS = ["step() {",
+          f"    if grep \"^$1\$\" {_JOURNAL} >/dev/null 2>&1; then",
+          "        echo \"step $1 ran before (see $0.done): skipped\" >&2",
+          "        return 1",
+          "    fi",
+          "    return 0",
+          "}",
+          f"ran() {{ echo \"$1\" >> {_JOURNAL}; }}"]
+
+
+def _step(step: PlanStep, left: _Left, number: str) -> list[str]:
     lines = [f"# fixes: {'; '.join(step.fixes)}"] if step.fixes else []
     if step.undo:
         lines.append(f"# undo: {step.undo}")
     if step.run:
         if step.note:
             lines.append(f"# {_one_line(step.note)}")
-        lines.append(step.command)
+        reboot = step.control is not None and step.control.action == "reboot"
+        lines += [f"if step {number}; then"] + ([f"    ran {number}", f"    {step.command}"] if reboot
+                                                 else [f"    {step.command}", f"    ran {number}"]) + ["fi"]
         if left.apply(step):
             lines.append(f"left={shlex.quote(_one_line(left.message()))}")
     else:
@@ -123,14 +140,14 @@ _RUN_ONCE = [f"if [ -f {_REBOOTED} ]; then",
              "    exit 1", "fi", ""]
 
 
-def _phase(phase: PlanPhase, left: _Left, ends_part_1: bool = False) -> list[str]:
+def _phase(phase: PlanPhase, left: _Left, numbers: dict[int, str], ends_part_1: bool = False) -> list[str]:
     head = f"# ==== {phase.title} "
     lines = [head + "=" * max(4, 78 - len(head)),
              f"# runs on {phase.runs_on}; interrupts: {phase.outage}", ""]
     for i, step in enumerate(phase.steps):
         if ends_part_1 and step.run and i == len(phase.steps) - 1:  # the reboot that ends part 1
             lines.append(f"date > {_REBOOTED}")
-        lines += _step(step, left)
+        lines += _step(step, left, numbers[id(step)])
     return lines
 
 
@@ -215,7 +232,10 @@ def _script(h: HostReport, phases: list[PlanPhase], where: str, name: str, plan:
     node = _node_check(h, where, plan, captured)
     on_exit = any(s.run and _Left().apply(s) for p in phases for s in p.steps)
     left = _Left()
+    numbers = {id(s): n for n, s in plan.numbered()}
     lines = _header(h, plan, where, name, two_parts) + _guard(two_parts, node, on_exit)
+    if any(s.run for p in phases for s in p.steps):
+        lines += _STEPS + [""]
     if not phases:
         lines += ["# Nothing to change here.", ""]
     first = [p for p in phases if not p.after_reboot]
@@ -223,17 +243,18 @@ def _script(h: HostReport, phases: list[PlanPhase], where: str, name: str, plan:
     if two_parts:
         lines += ['if [ "$part" = 1 ]; then', "", *_RUN_ONCE]
         for phase in first:
-            lines += _phase(phase, left, ends_part_1=phase is first[-1] and phase.outage.startswith("reboot of"))
+            lines += _phase(phase, left, numbers,
+                            ends_part_1=phase is first[-1] and phase.outage.startswith("reboot of"))
         lines += ["exit 0", "fi", "", f"# ==== Part 2: run with the argument {AFTER} once the control domain is back", "",
                   *_still_reconfiguring(plan.control_domain_name), ""]
         left.rebooted()
         if left.message():
             lines += [f"left={shlex.quote(_one_line(left.message()))}", ""]
         for phase in second:
-            lines += _phase(phase, left)
+            lines += _phase(phase, left, numbers)
     else:
         for phase in phases:
-            lines += _phase(phase, left)
+            lines += _phase(phase, left, numbers)
     if plan.checks and captured:
         lines += ["# ==== Afterwards, check by hand " + "=" * 46]
         lines += [f"#   {c.command}" for c in plan.checks]
