@@ -481,6 +481,35 @@ def test_a_guest_with_one_10gbe_link_and_one_on_an_etherstub_switch_is_judged_by
     assert _results(host, "ldoms.whole-core")["domain ldg1"] == "pass"
 
 
+def _named_stub(tmp_path: Path) -> Path:
+    """The tuned capture with ldg1's second vnet on a switch over etherstub stub0, whose speed no output gives."""
+    return _variant(tmp_path, TUNED, {"ldm-list-l-p.txt": [
+        ("VSW|name=primary-vsw1|", "VSW|name=primary-stub|nclients=1|mac-addr=00:14:4f:fb:a8:18|net-dev=stub0|pvid=1|"
+                                   "vid=|mode=|mtu=1500|linkprop=|id=2|inter-vnet-link=on|dev=switch@2|default-vlan-id=1\n"
+                                   "VSW|name=primary-vsw1|"),
+        ("VNET|name=vnet0|dev=network@0|service=primary-vsw0@primary|mac-addr=00:14:4f:f9:c0:a4|mode=|pvid=1|vid=|mtu=1500|"
+         "linkprop=|id=0\n",
+         "VNET|name=vnet0|dev=network@0|service=primary-vsw0@primary|mac-addr=00:14:4f:f9:c0:a4|mode=|pvid=1|vid=|mtu=1500|"
+         "linkprop=|id=0\nVNET|name=vnet1|dev=network@1|service=primary-stub@primary|mac-addr=00:14:4f:f9:c0:a5|mode=|"
+         "pvid=1|vid=|mtu=1500|linkprop=|id=1\n")]})
+
+
+def test_a_guest_with_a_10gbe_link_and_one_on_a_named_etherstub_is_judged_by_what_is_known(tmp_path: Path) -> None:
+    """net-dev=stub0: no output gives that link's speed, so ldg1's 10 GbE link
+    count is at least the one it surely reaches. Whole cores are judged; a
+    core count enough for the links known is not a pass (unknown); one too
+    small for them is a fail, said as a lower bound."""
+    bundle = _named_stub(tmp_path)
+    host = _host(bundle)
+    assert _results(host, "ldoms.whole-core")["domain ldg1"] == "pass"
+    assert _results(host, "ldoms.guest-cores")["domain ldg1"] == "unknown"
+    policy = tmp_path / "policy.yaml"
+    policy.write_text("params:\n  ldoms.guest-cores: {cores_per_link: 64}\n")
+    strict = _host(bundle, policy=policy)
+    finding = _finding(strict, "ldoms.guest-cores", "domain ldg1")
+    assert "for at least 1 10 GbE link(s)" in finding.message
+
+
 def test_lro_on_a_bond_slave_under_a_bridge_is_found(tmp_path: Path) -> None:
     """eth0 is a slave of bond0, a port of bridge 0a1b2c3d4e: what LRO merges
     on eth0 is forwarded through the bridge all the same."""

@@ -201,14 +201,16 @@ def _bandwidth(dom: Domain, vnets: list[VNet], by_vsw: dict[tuple[str, str], VSw
             dom.beyond_10gbe = [lk.name for lk in data if (lk.speed_mbps or 0) > 10000]
     mine = [v for v in vnets if v.domain == dom.name]
     switches = [by_vsw.get((v.vsw_domain or "", v.vsw or "")) for v in mine]
-    # a switch with no net-dev (internal, or on an etherstub) reaches no physical link: it counts as none
+    # a switch with no net-dev (internal) reaches no physical link: it counts as none; one whose link's
+    # speed is not known (an etherstub, a link in another domain) leaves the count a lower bound
+    reached = {(s.domain, s.net_dev) for s in switches if s is not None and (s.net_dev_speed_mbps or 0) >= 10000}
+    dom.ten_gbe_links_at_least = len(reached)
     if mine and all(s is not None and (not s.net_dev or s.net_dev_speed_mbps is not None) for s in switches):
-        reached = {(s.domain, s.net_dev) for s in switches if s is not None and (s.net_dev_speed_mbps or 0) >= 10000}
         dom.ten_gbe_links = len(reached)
     elif not mine:
         dom.ten_gbe_links = 0
     serves = dom.is_service or dom.is_io
-    if (serves and dom.ten_gbe_ports) or dom.ten_gbe_links:
+    if (serves and dom.ten_gbe_ports) or dom.ten_gbe_links or dom.ten_gbe_links_at_least:
         dom.uses_10gbe = True
     elif dom.ten_gbe_links == 0 and (not serves or dom.ten_gbe_ports is not None):
         dom.uses_10gbe = False

@@ -125,6 +125,7 @@ class Domain(Fact):
     ten_gbe_ports: int | None = None  # 10 GbE data ports it serves (links behind its vsws, owned links up)
     beyond_10gbe: list[str] = []  # its data ports faster than 10 GbE: outside what the study measured
     ten_gbe_links: int | None = None  # distinct >= 10 GbE physical links its vnets reach through vsws
+    ten_gbe_links_at_least: int | None = None  # those of them known, where a switch's link speed is not
     uses_10gbe: bool | None = None  # serves or uses 10 GbE (None: cannot tell)
     ldc_estimate: int | None = None
     ldc_limit: int | None = None

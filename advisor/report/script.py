@@ -103,7 +103,7 @@ _ON_EXIT = ["left=''",
 # changes nothing twice. A reboot is written down before it is asked for.
 _JOURNAL = '"$0.done"'
 _STEPS = ["step() {",
-          f"    if grep \"^$1\$\" {_JOURNAL} >/dev/null 2>&1; then",
+          f"    if grep \"^$1\\$\" {_JOURNAL} >/dev/null 2>&1; then",
           "        echo \"step $1 ran before (see $0.done): skipped\" >&2",
           "        return 1",
           "    fi",
