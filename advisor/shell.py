@@ -27,3 +27,12 @@ def shell_word(text: str) -> str:
     if text.startswith("-") and not _NUMBER.fullmatch(text):
         return _DASHED
     return text if _SAFE.fullmatch(text) or _PLACEHOLDER.fullmatch(text) else shlex.quote(text)
+
+
+def unquoted(word: str) -> str:
+    """A name as shell_word placed it, unquoted again (`'vsw #1'` is `vsw #1`)."""
+    try:
+        parts = shlex.split(word)
+    except ValueError:
+        return word
+    return parts[0] if len(parts) == 1 else word

@@ -464,34 +464,26 @@ def test_msix_tunables_are_not_offered_on_solaris_10_10_08(tmp_path: Path) -> No
     assert [s.kind for s in finding.steps] == ["prerequisite"]
 
 
+def _second_switch(tmp_path: Path, net_dev: str) -> Path:
+    """The tuned capture with ldg1's second vnet on a switch over `net_dev`
+    (none: an internal switch; stub0: an etherstub, whose speed no output gives)."""
+    return _variant(tmp_path, TUNED, {"ldm-list-l-p.txt": [
+        ("VSW|name=primary-vsw1|", f"VSW|name=primary-stub|nclients=1|mac-addr=00:14:4f:fb:a8:18|net-dev={net_dev}|"
+                                   "pvid=1|vid=|mode=|mtu=1500|linkprop=|id=2|inter-vnet-link=on|dev=switch@2|"
+                                   "default-vlan-id=1\nVSW|name=primary-vsw1|"),
+        ("VNET|name=vnet0|dev=network@0|service=primary-vsw0@primary|mac-addr=00:14:4f:f9:c0:a4|mode=|pvid=1|vid=|mtu=1500|"
+         "linkprop=|id=0\n",
+         "VNET|name=vnet0|dev=network@0|service=primary-vsw0@primary|mac-addr=00:14:4f:f9:c0:a4|mode=|pvid=1|vid=|mtu=1500|"
+         "linkprop=|id=0\nVNET|name=vnet1|dev=network@1|service=primary-stub@primary|mac-addr=00:14:4f:f9:c0:a5|mode=|"
+         "pvid=1|vid=|mtu=1500|linkprop=|id=1\n")]})
+
+
 def test_a_guest_with_one_10gbe_link_and_one_on_an_etherstub_switch_is_judged_by_its_10gbe_link(tmp_path: Path) -> None:
     """A switch with no net-dev (an internal or etherstub switch) reaches no
     physical link: ldg1's vnet on one made guest-cores unknown."""
-    bundle = _variant(tmp_path, TUNED, {"ldm-list-l-p.txt": [
-        ("VSW|name=primary-vsw1|", "VSW|name=primary-stub|nclients=1|mac-addr=00:14:4f:fb:a8:18|net-dev=|pvid=1|vid=|"
-                                   "mode=|mtu=1500|linkprop=|id=2|inter-vnet-link=on|dev=switch@2|default-vlan-id=1\n"
-                                   "VSW|name=primary-vsw1|"),
-        ("VNET|name=vnet0|dev=network@0|service=primary-vsw0@primary|mac-addr=00:14:4f:f9:c0:a4|mode=|pvid=1|vid=|mtu=1500|"
-         "linkprop=|id=0\n",
-         "VNET|name=vnet0|dev=network@0|service=primary-vsw0@primary|mac-addr=00:14:4f:f9:c0:a4|mode=|pvid=1|vid=|mtu=1500|"
-         "linkprop=|id=0\nVNET|name=vnet1|dev=network@1|service=primary-stub@primary|mac-addr=00:14:4f:f9:c0:a5|mode=|"
-         "pvid=1|vid=|mtu=1500|linkprop=|id=1\n")]})
-    host = _host(bundle)
+    host = _host(_second_switch(tmp_path, ""))
     assert _results(host, "ldoms.guest-cores")["domain ldg1"] == "pass"
     assert _results(host, "ldoms.whole-core")["domain ldg1"] == "pass"
-
-
-def _named_stub(tmp_path: Path) -> Path:
-    """The tuned capture with ldg1's second vnet on a switch over etherstub stub0, whose speed no output gives."""
-    return _variant(tmp_path, TUNED, {"ldm-list-l-p.txt": [
-        ("VSW|name=primary-vsw1|", "VSW|name=primary-stub|nclients=1|mac-addr=00:14:4f:fb:a8:18|net-dev=stub0|pvid=1|"
-                                   "vid=|mode=|mtu=1500|linkprop=|id=2|inter-vnet-link=on|dev=switch@2|default-vlan-id=1\n"
-                                   "VSW|name=primary-vsw1|"),
-        ("VNET|name=vnet0|dev=network@0|service=primary-vsw0@primary|mac-addr=00:14:4f:f9:c0:a4|mode=|pvid=1|vid=|mtu=1500|"
-         "linkprop=|id=0\n",
-         "VNET|name=vnet0|dev=network@0|service=primary-vsw0@primary|mac-addr=00:14:4f:f9:c0:a4|mode=|pvid=1|vid=|mtu=1500|"
-         "linkprop=|id=0\nVNET|name=vnet1|dev=network@1|service=primary-stub@primary|mac-addr=00:14:4f:f9:c0:a5|mode=|"
-         "pvid=1|vid=|mtu=1500|linkprop=|id=1\n")]})
 
 
 def test_a_guest_with_a_10gbe_link_and_one_on_a_named_etherstub_is_judged_by_what_is_known(tmp_path: Path) -> None:
@@ -499,7 +491,7 @@ def test_a_guest_with_a_10gbe_link_and_one_on_a_named_etherstub_is_judged_by_wha
     count is at least the one it surely reaches. Whole cores are judged; a
     core count enough for the links known is not a pass (unknown); one too
     small for them is a fail, said as a lower bound."""
-    bundle = _named_stub(tmp_path)
+    bundle = _second_switch(tmp_path, "stub0")
     host = _host(bundle)
     assert _results(host, "ldoms.whole-core")["domain ldg1"] == "pass"
     assert _results(host, "ldoms.guest-cores")["domain ldg1"] == "unknown"

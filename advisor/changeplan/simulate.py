@@ -20,6 +20,7 @@ from typing import Callable
 from advisor import changes as operations
 from advisor.changes import Change
 from advisor.facts.models import HostFacts, cloned
+from advisor.shell import unquoted
 from advisor.report.model import ChangePlan, Finding, Left, PlanStep, Simulation
 
 Judge = Callable[[HostFacts], tuple[float | None, set[str]]]  # the score of facts, and what fails ("rule on subject")
@@ -47,7 +48,7 @@ class _Walk:
 
     def take(self, step: PlanStep) -> None:
         if step.control is not None:
-            self._control(step.control.action, _name(step.control.domain))
+            self._control(step.control.action, unquoted(step.control.domain))
         elif step.change is not None:
             self._change(step)
 
@@ -80,16 +81,6 @@ class _Walk:
         if pool is not None and pool < 0:
             self.broken.append((step, f"it takes more than the machine has free ({op.grows.replace('_', ' ')} "  # type: ignore[union-attr]
                                       f"would be {pool:g})"))
-
-
-def _name(word: str) -> str:
-    import shlex
-
-    try:
-        parts = shlex.split(word)
-    except ValueError:
-        return word
-    return parts[0] if len(parts) == 1 else word
 
 
 def _tag(f: Finding) -> str:

@@ -17,7 +17,7 @@ import shlex
 
 from advisor import __version__
 from advisor.report.model import ChangePlan, HostReport, PlanPhase, PlanStep, Report
-from advisor.shell import shell_word
+from advisor.shell import shell_word, unquoted
 
 AFTER = "after-reboot"
 CONTROL_DOMAIN = "the control domain"  # where a guest's ldm steps run, when virtinfo did not name it
@@ -36,15 +36,6 @@ def file_name(host: str) -> str:
 
 
 _BREAKS = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
-
-
-def _unquoted(word: str) -> str:
-    """A domain's name as the plan's shell word for it quotes it."""
-    try:
-        words = shlex.split(word)
-    except ValueError:
-        return word
-    return words[0] if len(words) == 1 else word
 
 
 def _one_line(text: str) -> str:
@@ -67,7 +58,7 @@ class _Left:
         """Takes a step the script runs; True when what is left changed."""
         if step.control is None or step.control.action == "reboot":
             return False
-        verb, domain = step.control.action, _unquoted(step.control.domain)
+        verb, domain = step.control.action, unquoted(step.control.domain)
         if verb == "start-reconf":
             self.reconf = domain
         elif verb == "stop":
