@@ -11,6 +11,7 @@ line, like a syntax error."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -200,6 +201,45 @@ def load(path: Path, error: type[AdvisorError], shown: str | None = None) -> Any
 def error_text(err: Any) -> str:
     """A pydantic error's message without the `Value error, ` our validators' messages get."""
     return str(err["msg"]).removeprefix("Value error, ")
+
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.*-]{0,63}|\d{1,9}")
+
+
+def located_error(text: str, exc: ValidationError, shown: str) -> str:
+    """`file:line: intents.wan_rtt_ms: Input should be ...`: the first error,
+    at the line of the key or value it is about. A key that is not a plain
+    name (a line of some other file given as this one: a password hash) is
+    not repeated: the message says where it is, not what it says."""
+    err = exc.errors()[0]
+    loc = [str(p) for p in err["loc"]]
+    line = _line_of(text, err["loc"])
+    where = f"{shown}:{line}" if line else shown
+    if all(_NAME.fullmatch(p) for p in loc):
+        return f"{where}: {'.'.join(loc)}: {error_text(err)}" if loc else f"{where}: {error_text(err)}"
+    return f"{where}: a key that is not a setting of this file ({error_text(err)})"
+
+
+def _line_of(text: str, loc: tuple[Any, ...]) -> int | None:
+    """The line of the node at a validation error's location, following mapping keys and list indexes."""
+    yaml = _yaml()
+    try:
+        node = yaml.compose(text, Loader=safe_loader())
+    except yaml.YAMLError:
+        return None
+    line = None
+    for part in loc:
+        if isinstance(node, yaml.MappingNode):
+            match = next(((k, v) for k, v in node.value if k.value == str(part)), None)
+            if match is None:
+                break
+            line, node = match[0].start_mark.line + 1, match[1]
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value):
+            node = node.value[part]
+            line = node.start_mark.line + 1
+        else:
+            break
+    return line
 
 
 def first_error(exc: ValidationError, skip: int = 0) -> str:

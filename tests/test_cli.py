@@ -156,7 +156,7 @@ def test_policy_intents_and_bad_policy(cli, tmp_path: Path) -> None:
     bad = tmp_path / "policy.yaml"
     bad.write_text("intents:\n  wan_rtt_ms: -5\n")
     res = cli("review", str(UNTUNED), "--policy", str(bad))
-    assert res.returncode == 2 and res.stderr.strip() == f"advisor: {bad}: intents.wan_rtt_ms: Input should be greater than 0"
+    assert res.returncode == 2 and res.stderr.strip() == f"advisor: {bad}:2: intents.wan_rtt_ms: Input should be greater than 0"
 
 
 def test_bad_rule_pack_is_one_line(cli, tmp_path: Path) -> None:

@@ -291,6 +291,22 @@ def test_a_hostile_policy_is_refused_in_one_line(cli, tmp_path: Path, name: str,
     assert len(errors) == 1 and said in errors[0] and str(policy) in errors[0], errors
 
 
+@pytest.mark.parametrize("text, line", [
+    ("root:$6$Xy1pQ$hashedpasswordhashedpassword:19000:0:99999:7:::\ndaemon:*:19000:0:99999:7:::\n", 1),
+    ("params: {}\n\"hunter2 secret\": 1\n", 2),
+    ("intents:\n  wan_rtt_ms: 50\n  \"pw=$6$Xy1pQ$secret\": 1\n", 3),
+])
+def test_a_policy_refusal_names_the_line_not_what_it_says(cli, tmp_path: Path, text: str, line: int) -> None:
+    """A file that is not a policy (a shadow file, in the probe) was echoed in
+    the refusal: its keys are named only when they are plain names."""
+    policy = tmp_path / "policy.yaml"
+    policy.write_text(text)
+    res = cli("review", str(BUNDLE), "--policy", str(policy), "-f", "json", timeout=60)
+    assert res.returncode == 2
+    [error] = _one_line_errors(res)
+    assert error.startswith(f"advisor: {policy}:{line}: ") and "$6$" not in error and "hunter2" not in error, error
+
+
 @pytest.mark.parametrize("text", ["a: " + "[" * 100_000 + "]" * 100_000 + "\n",
                                   "a:\n" + "".join("  " * i + "- \n" for i in range(2_000))])
 def test_deep_nesting_is_refused_in_advisor_s_words_whichever_parser_meets_it_first(text: str) -> None:

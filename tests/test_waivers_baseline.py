@@ -41,7 +41,7 @@ def test_a_waiver_needs_a_reason_and_an_expiry(tmp_path: Path) -> None:
     policy = _policy(tmp_path, "waivers:\n  - {rule: ldoms.lso, owner: bob}\n")
     res = run_cli("review", str(UNTUNED), "--policy", str(policy))
     assert res.returncode == 2
-    assert res.stderr.strip() == f"advisor: {policy}: waivers.0.reason: Field required"
+    assert res.stderr.strip() == f"advisor: {policy}:2: waivers.0.reason: Field required"
 
 
 def test_baseline_reports_only_new_findings_and_lists_fixed_ones(tmp_path: Path) -> None:

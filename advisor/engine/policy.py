@@ -60,8 +60,9 @@ class Policy(BaseModel):
 def load(path: Path | None) -> Policy:
     if path is None:
         return Policy()
-    data = datafile.load(path, InputError) or {}
+    text = datafile.read_text(path, InputError)
+    data = datafile.parse(text, InputError, str(path)) or {}
     try:
         return Policy.model_validate(data)
     except ValidationError as exc:
-        raise InputError(f"{path}: {datafile.first_error(exc)}") from None
+        raise InputError(datafile.located_error(text, exc, str(path))) from None
