@@ -150,6 +150,7 @@ ParallelOpt = Annotated[int, typer.Option("--parallel", min=1, metavar="N", help
 AcceptNewOpt = Annotated[bool, typer.Option("--accept-new-host-keys", help="Accept and record unknown host keys (never changed ones).")]
 KnownHostsOpt = Annotated[Optional[Path], typer.Option("--known-hosts", metavar="FILE", help="known_hosts file (default ~/.ssh/known_hosts).")]
 SshConfigOpt = Annotated[Optional[Path], typer.Option("--ssh-config", metavar="FILE", help="ssh_config file (default ~/.ssh/config).")]
+SshExecOpt = Annotated[bool, typer.Option("--ssh-config-exec", help="Let Match exec in the ssh_config run its command (refused otherwise).")]
 SudoOpt = Annotated[bool, typer.Option("--sudo", help="Run ldm and ndd with `sudo -n` (never prompts).")]
 PfexecOpt = Annotated[bool, typer.Option("--pfexec", help="Run ldm and ndd with pfexec (Solaris RBAC).")]
 ConnectTimeoutOpt = Annotated[float, typer.Option("--connect-timeout", min=1, metavar="SECONDS", help="Seconds to connect and authenticate.")]
@@ -157,7 +158,7 @@ CommandTimeoutOpt = Annotated[float, typer.Option("--command-timeout", min=1, me
 
 
 def _live_setup(hosts, port, identity, hosts_file, inventory, accept_new, known_hosts, ssh_config, sudo, pfexec,
-                connect_timeout, command_timeout):
+                connect_timeout, command_timeout, config_exec=False):
     from advisor.collect.ssh import SshOptions
     from advisor.collect.targets import from_hosts_file, from_inventory, parse_spec
     from advisor.errors import InputError
@@ -172,7 +173,8 @@ def _live_setup(hosts, port, identity, hosts_file, inventory, accept_new, known_
     if not targets:
         raise InputError("no hosts: name some, or give --hosts-file or --inventory")
     options = SshOptions(ssh_config=ssh_config, known_hosts=known_hosts, accept_new_host_keys=accept_new,
-                         identity=identity, port=port, connect_timeout=connect_timeout, command_timeout=command_timeout)
+                         identity=identity, port=port, connect_timeout=connect_timeout, command_timeout=command_timeout,
+                         config_exec=config_exec)
     return targets, options, "sudo" if sudo else "pfexec" if pfexec else None
 
 
@@ -240,6 +242,7 @@ def audit(
     accept_new_host_keys: AcceptNewOpt = False,
     known_hosts: KnownHostsOpt = None,
     ssh_config: SshConfigOpt = None,
+    ssh_config_exec: SshExecOpt = False,
     sudo: SudoOpt = False,
     pfexec: PfexecOpt = False,
     connect_timeout: ConnectTimeoutOpt = 10.0,
@@ -262,7 +265,8 @@ def audit(
     run_audit = _command("advisor.commands.audit").run_audit
     try:
         targets, options, privilege = _live_setup(hosts, port, identity, hosts_file, inventory, accept_new_host_keys,
-                                                  known_hosts, ssh_config, sudo, pfexec, connect_timeout, command_timeout)
+                                                  known_hosts, ssh_config, sudo, pfexec, connect_timeout, command_timeout,
+                                                  ssh_config_exec)
         code = run_audit(targets, options, privilege, parallel, save_capture, fmt, output, fail_on.value,
                          min_score, policy, rules or [], jobs)
     except AdvisorError as exc:
@@ -282,6 +286,7 @@ def collect(
     accept_new_host_keys: AcceptNewOpt = False,
     known_hosts: KnownHostsOpt = None,
     ssh_config: SshConfigOpt = None,
+    ssh_config_exec: SshExecOpt = False,
     sudo: SudoOpt = False,
     pfexec: PfexecOpt = False,
     connect_timeout: ConnectTimeoutOpt = 10.0,
@@ -297,7 +302,8 @@ def collect(
     run_collect = _command("advisor.commands.audit").run_collect
     try:
         targets, options, privilege = _live_setup(hosts, port, identity, hosts_file, inventory, accept_new_host_keys,
-                                                  known_hosts, ssh_config, sudo, pfexec, connect_timeout, command_timeout)
+                                                  known_hosts, ssh_config, sudo, pfexec, connect_timeout, command_timeout,
+                                                  ssh_config_exec)
         code = run_collect(targets, options, privilege, parallel, out_dir)
     except AdvisorError as exc:
         _die(str(exc))

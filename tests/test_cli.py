@@ -316,3 +316,24 @@ def test_every_command_runs_with_the_garbage_collector_on(argv: list[str], tmp_p
                          env=_env(None), timeout=120, cwd=tmp_path)
     assert res.returncode in (0, 1, 2), res.stderr
     assert res.stderr.splitlines()[-1] == "collector enabled: True", res.stderr
+
+
+def test_an_ssh_config_runs_no_command_unless_asked(tmp_path: Path) -> None:
+    """`Match exec` runs its command while hosts are looked up (paramiko, as
+    OpenSSH): refused unless --ssh-config-exec; ProxyCommand and LocalCommand
+    are never run (advisor goes through other hosts by ProxyJump)."""
+    ran = tmp_path / "ran"
+    cfg = tmp_path / "ssh_config"
+    cfg.write_text(f"Host proxied\n    ProxyCommand touch {ran}\n\nMatch exec \"touch {ran}\"\n    Port 1\n\n"
+                   "Host *\n    HostName 127.0.0.1\n    Port 1\n")
+    known = tmp_path / "known_hosts"
+    args = ["--ssh-config", str(cfg), "--known-hosts", str(known), "--connect-timeout", "2", "-f", "json"]
+    res = run_cli("audit", "t5", *args)
+    assert res.returncode == 2 and not ran.exists()
+    assert f"{cfg}:4: Match exec runs a command while hosts are looked up" in res.stderr and "Traceback" not in res.stderr
+    cfg.write_text(f"Host proxied\n    ProxyCommand touch {ran}\n\nHost *\n    HostName 127.0.0.1\n    Port 1\n")
+    res = run_cli("audit", "proxied", *args)
+    assert not ran.exists() and "Host proxied: advisor does not run proxycommand commands" in res.stderr
+    cfg.write_text(f"Match exec \"touch {ran}\"\n    Port 1\n\nHost *\n    HostName 127.0.0.1\n    Port 1\n")
+    run_cli("audit", "t5", *args, "--ssh-config-exec")
+    assert ran.exists()

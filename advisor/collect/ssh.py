@@ -20,6 +20,8 @@ from pathlib import Path
 
 import paramiko
 
+from advisor import datafile
+
 from advisor.errors import InputError
 
 MAX_OUTPUT_BYTES = 512 << 20
@@ -43,6 +45,7 @@ class SshOptions:
     user: str | None = None
     connect_timeout: float = 10.0
     command_timeout: float = 300.0
+    config_exec: bool = False  # let `Match exec` in the ssh_config run its command (--ssh-config-exec)
 
 
 @dataclass
@@ -59,10 +62,24 @@ class Endpoint:
 
 
 def _config(options: SshOptions) -> paramiko.SSHConfig:
+    """The ssh_config, read as advisor follows it. `Match exec` runs a command
+    of the file's while hosts are looked up: refused unless the user asks
+    for it (--ssh-config-exec)."""
     path = options.ssh_config or Path("~/.ssh/config").expanduser()
-    if path.is_file():
-        return paramiko.SSHConfig.from_path(str(path))
-    return paramiko.SSHConfig()
+    if not path.is_file():
+        return paramiko.SSHConfig()
+    text = datafile.read_text(path, InputError)
+    if not options.config_exec:
+        for number, line in enumerate(text.splitlines(), 1):
+            words = line.replace("=", " ").split()
+            if words and words[0].lower() == "match" and "exec" in (w.lower() for w in words[1:]):
+                raise InputError(f"{path}:{number}: Match exec runs a command while hosts are looked up; advisor "
+                                 f"does not run it unless given --ssh-config-exec")
+    return paramiko.SSHConfig.from_text(text)
+
+
+# Keywords whose command advisor never runs: it connects by ProxyJump only.
+_COMMANDS = ("proxycommand", "localcommand")
 
 
 def _number(cfg: dict, key: str, kind: type, alias: str, options: SshOptions, default: object = None):
@@ -84,6 +101,11 @@ def resolve(target: str, options: SshOptions, *, hostname: str | None = None, po
     apply to the target itself, not to jump hosts."""
     at_user, _, alias = target.rpartition("@")
     cfg = _config(options).lookup(alias)
+    ran = [k for k in _COMMANDS if k in cfg and str(cfg[k]).lower() != "none"]
+    if ran:
+        where = options.ssh_config or "~/.ssh/config"
+        raise InputError(f"{where}: Host {alias}: advisor does not run {' or '.join(ran)} commands (to go through "
+                         f"another host, use ProxyJump)")
     jumps = [j.strip() for j in cfg.get("proxyjump", "").split(",") if j.strip() and j.strip() != "none"]
     timeout = _number(cfg, "connecttimeout", float, alias, options) if "connecttimeout" in cfg else options.connect_timeout
     chosen_port = port or (options.port if top_level else None) or _number(cfg, "port", int, alias, options, 22)
