@@ -689,3 +689,56 @@ def test_a_symbolic_link_is_never_replaced_by_a_report(cli, tmp_path: Path, form
     errors = _one_line_errors(res)
     assert res.returncode == 2 and any(f"{link}: a symbolic link" in e for e in errors), errors
     assert link.is_symlink() and target.read_text() == "kept\n"
+
+
+def _outside(tmp_path: Path) -> Path:
+    """A folder elsewhere, every file of which is a secret line."""
+    out = tmp_path / "elsewhere"
+    out.mkdir()
+    for name in ("ethtool_-k_eth0", "uname-a.txt", "plan.yaml", "release.txt"):
+        (out / name).write_text(SECRET + "\n")
+    return out
+
+
+def test_a_linked_folder_inside_a_sosreport_is_not_followed(tmp_path: Path) -> None:
+    """sos_commands/networking linked to a folder elsewhere: its files are not
+    read, and nothing of them is printed."""
+    sos = tmp_path / "sosreport-lnxgw01-2026-11-20-qzxwt"
+    shutil.copytree(CAPTURES / sos.name, sos)
+    shutil.rmtree(sos / "sos_commands" / "networking")
+    (sos / "sos_commands" / "networking").symlink_to(_outside(tmp_path), target_is_directory=True)
+    res = run_cli("review", str(sos), "-f", "json")
+    assert res.returncode == 2 and SECRET not in res.stdout + res.stderr and "Traceback" not in res.stderr
+    assert "networking/ethtool_-k_eth0: a symbolic link to outside the bundle" in res.stderr
+
+
+def test_a_fleet_or_plans_folder_does_not_follow_links_to_elsewhere(tmp_path: Path) -> None:
+    """A bundle or a plan linked into the folder given is said and not read;
+    the folder's own bundles are reported."""
+    fleet = tmp_path / "fleet"
+    fleet.mkdir()
+    shutil.copytree(BUNDLE, fleet / "t5")
+    outside = _outside(tmp_path)
+    (fleet / "linked").symlink_to(outside, target_is_directory=True)
+    res = run_cli("review", str(fleet), "-f", "json")
+    assert res.returncode == 2 and SECRET not in res.stdout + res.stderr
+    assert f"{fleet}/linked: a symbolic link to outside the folder given; not read" in res.stderr
+    assert [h["host"] for h in json.loads(res.stdout)["hosts"]] == ["t5"]
+    plans = tmp_path / "plans"
+    plans.mkdir()
+    shutil.copy(CAPTURES.parent / "plans" / "t5-bad.yaml", plans / "t5-bad.yaml")
+    (plans / "other.yaml").symlink_to(outside / "plan.yaml")
+    res = run_cli("review", str(plans), "-f", "json")
+    assert SECRET not in res.stdout + res.stderr and f"{plans}/other.yaml: a symbolic link to outside" in res.stderr
+    assert len(json.loads(res.stdout)["hosts"]) == 1
+
+
+def test_links_back_to_the_fleet_folder_read_it_once(tmp_path: Path) -> None:
+    """Two links to `.` in a fleet folder hung the review (one reported the host 40 times)."""
+    fleet = tmp_path / "fleet"
+    fleet.mkdir()
+    shutil.copytree(BUNDLE, fleet / "t5")
+    (fleet / "again").symlink_to(".", target_is_directory=True)
+    (fleet / "and-again").symlink_to(".", target_is_directory=True)
+    res = run_cli("review", str(fleet), "-f", "json", timeout=60)
+    assert [h["host"] for h in json.loads(res.stdout)["hosts"]] == ["t5"]

@@ -44,6 +44,7 @@ class Loader:
         self._held = contextlib.ExitStack()
         self._scratch = self._held.enter_context(scratch.folder("advisor-"))
         self._count = 0
+        self._seen: set[Path] = set()  # folders read already (two links to one folder: it is read once)
         self.errors: list[str] = []
 
     def close(self) -> None:
@@ -94,12 +95,17 @@ class Loader:
         return [load_bundle(inner, shown, host, shown_prefix=shown)]
 
     def _load_dir(self, path: Path, shown: str) -> list[Capture]:
+        real = path.resolve()
+        if real in self._seen:
+            return []
+        self._seen.add(real)
         if explorer.is_explorer_root(path):
             return [_load_explorer(path, shown, explorer.host_from_name(path.name))]
         if sosreport.is_sos_root(path):
             return [_load_sosreport(path, shown, shown)]
         # archives beside each other are a fleet's bundles (one per host), never a bundle's outputs
-        files = [p for p in path.iterdir() if p.is_file() and not p.name.startswith(".") and not safetar.is_archive(p)]
+        files = [p for p in path.iterdir() if p.is_file() and not p.name.startswith(".") and not safetar.is_archive(p)
+                 and self._inside(p, path, shown)]
         if files and _all_plans(files):  # a folder of planned configurations: one system each
             return [_load_loose(p, f"{shown.rstrip('/')}/{readable(p.name)}") for p in sorted(files)]
         if files:
@@ -109,7 +115,7 @@ class Loader:
         for child in sorted(path.iterdir()):
             if child.name.startswith("."):
                 continue
-            if child.is_dir() or safetar.is_archive(child):
+            if (child.is_dir() or safetar.is_archive(child)) and self._inside(child, path, shown):
                 children += 1
                 try:
                     captures.extend(self.load(child))
@@ -118,6 +124,18 @@ class Loader:
         if not captures and not children:
             raise InputError(f"{shown}: no capture bundle or command output found")
         return captures
+
+    def _inside(self, child: Path, folder: Path, shown: str) -> bool:
+        """A folder's entry is read only when it stays inside the folder the
+        user named: a link to elsewhere (a plan, a bundle, /etc) is said, not followed."""
+        try:
+            inside = child.resolve().is_relative_to(folder.resolve())
+        except (OSError, RuntimeError):
+            inside = False
+        if not inside:
+            self.errors.append(f"{shown.rstrip('/')}/{readable(child.name)}: a symbolic link to outside the folder "
+                               f"given; not read")
+        return inside
 
 
 def _members_wanted(name: str) -> Callable[[str], bool] | None:

@@ -24,12 +24,11 @@ MAX_FILES = 10_000  # a capture bundle holds a few dozen
 def refusal(path: Path, root: Path) -> str | None:
     """Why `path` (inside the folder `root`) must not be read, or None when it may."""
     try:
-        info = os.lstat(path)
-        if stat.S_ISLNK(info.st_mode):
-            target = path.resolve()
-            if not target.is_relative_to(root.resolve()):
-                return "a symbolic link to outside the bundle; not read"
-            info = os.stat(path)
+        # every component, not only the last: a linked folder above the file
+        # (sos_commands/networking, an Explorer's etc/) leads outside as well
+        if not path.resolve().is_relative_to(root.resolve()):
+            return "a symbolic link to outside the bundle (the file, or a folder above it); not read"
+        info = os.stat(path)
     except (OSError, RuntimeError):
         return "cannot be read (a broken or looping link, or no permission)"
     if stat.S_ISDIR(info.st_mode):
