@@ -16,7 +16,7 @@ from advisor.errors import InputError, brief, clipped
 from advisor.facts.build import build
 from advisor.facts.models import HostFacts
 from advisor.report import score as scoring
-from advisor.report.model import Detected, HostReport, Report, Result, Summary, Tool
+from advisor.report.model import Detected, HostReport, Report, Result, Summary, Tool, tag
 
 SEVERITY_ORDER = [s for s in Severity]
 
@@ -107,7 +107,7 @@ def _judge(engine: Engine, host: str, captured: HostFacts, results: list[Result]
     fresh, _none = engine.evaluate(facts, findings=False, only=again)
     waivers.mark(host, fresh, engine.policy)
     merged = [r for r in results if r.rule not in again] + fresh
-    return scoring.score(merged), {f"{r.rule} on {r.subject}" for r in merged if r.status == "fail" and not r.waived}
+    return scoring.score(merged), {tag(r.rule, r.subject) for r in merged if r.status == "fail" and not r.waived}
 
 
 _worker_engine: Engine | None = None

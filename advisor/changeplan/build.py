@@ -70,10 +70,6 @@ class _Host:
         return (0 if dom is not None and (dom.is_service or dom.is_io) else 1, name)
 
 
-def _tag(f: Finding) -> str:
-    return f"{f.rule} on {f.subject}"
-
-
 def _merge(findings: list[Finding]) -> list[_Step]:
     """Each command once, with every finding it serves; a restart wins over now."""
     merged: dict[tuple[str, str, str | None], _Step] = {}
@@ -83,8 +79,8 @@ def _merge(findings: list[Finding]) -> list[_Step]:
             if key not in merged:
                 merged[key] = _Step(s.model_copy(deep=True))
             entry = merged[key]
-            if _tag(f) not in entry.fixes:
-                entry.fixes.append(_tag(f))
+            if f.tag not in entry.fixes:
+                entry.fixes.append(f.tag)
             if s.takes_effect == "restart":
                 entry.step.takes_effect = "restart"
             if s.check_first is None:  # one finding that needs the step without a check runs it

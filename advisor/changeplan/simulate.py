@@ -67,13 +67,12 @@ class _Walk:
         change = step.change
         assert change is not None
         op = operations.get(change.op)
-        if op.stopped_first and change.op == "set-vsw-mtu":
-            running = [v.domain for v in self.facts.vnets or [] if v.vsw == change.target
-                       and v.domain != self.control and self.states.get(v.domain, "active") == "active"]
-            if running:
-                self.broken.append((step, f"it changes the MTU of {change.target} while {', '.join(sorted(set(running)))} "
-                                          f"run(s) on it; Oracle's guide: stop them first"))
-                return
+        running = [d for d in (op.stops(change, self.facts) if op.stops else [])
+                   if d != self.control and self.states.get(d, "active") == "active"]
+        if running:
+            self.broken.append((step, f"it changes {change.target} while {', '.join(running)} run(s) on it; "
+                                      f"Oracle's guide has them stopped first"))
+            return
         why = operations.apply(change, self.facts)
         if why is not None:
             self.unmodelled.append(f"{step.command}: {why}")
@@ -81,10 +80,6 @@ class _Walk:
         if pool is not None and pool < 0:
             self.broken.append((step, f"it takes more than the machine has free ({op.grows.replace('_', ' ')} "  # type: ignore[union-attr]
                                       f"would be {pool:g})"))
-
-
-def _tag(f: Finding) -> str:
-    return f"{f.rule} on {f.subject}"
 
 
 # What the operations change: copied for each simulation; the rest (kstat
@@ -116,7 +111,7 @@ def proven(build: Callable[[dict[Change, str]], ChangePlan], facts: HostFacts, s
     breaks something is held (given back to `build`, which keeps it a comment
     saying why) and the plan is built and proven again."""
     held: dict[Change, str] = {}
-    before = {_tag(f) for f in findings}
+    before = {f.tag for f in findings}
     for _ in range(_ROUNDS):
         plan = build(held)
         walk = _walk(plan, facts)
@@ -128,7 +123,7 @@ def proven(build: Callable[[dict[Change, str]], ChangePlan], facts: HostFacts, s
         if not more:
             break
         held.update(more)
-    plan.simulation = _result(plan, score, after_score, findings, after, runtime, walk,
+    plan.simulation = _result(plan, score, after_score, findings, after, runtime, walk, held,
                               [f"{operations.render(c, facts).command}: {why}" for c, why in held.items()])
     return plan
 
@@ -155,12 +150,13 @@ def _causes(plan: ChangePlan, facts: HostFacts, tag: str, judge: Judge) -> list[
 
 
 def _result(plan: ChangePlan, score: float | None, after_score: float | None, before: list[Finding],
-            after_tags: set[str], runtime: set[str], walk: _Walk, held: list[str]) -> Simulation:
+            after_tags: set[str], runtime: set[str], walk: _Walk, held: dict[Change, str],
+            said: list[str]) -> Simulation:
     steps = plan.numbered()
     left: list[Left] = []
     fixed: list[str] = []
     for f in before:
-        tag = _tag(f)
+        tag = f.tag
         mine = [(n, s) for n, s in steps if tag in s.fixes]
         running = [n for n, s in mine if s.run]
         if tag not in after_tags:
@@ -172,20 +168,20 @@ def _result(plan: ChangePlan, score: float | None, after_score: float | None, be
             left.append(Left(finding=tag, why=f"step {', '.join(running)} run(s), but advisor's model of the "
                                              f"host still fails it after them"))
         else:
-            left.append(Left(finding=tag, why=_waiting(mine)))
-    before_tags = {_tag(f) for f in before}
+            left.append(Left(finding=tag, why=_waiting(mine, held)))
+    before_tags = {f.tag for f in before}
     interrupted = {d: n for d, n in walk.interruptions.items() if n > 1}
     return Simulation(score_before=score, score_after=after_score, fixed=fixed, left=left,
-                      new=sorted(after_tags - before_tags), held=held,
+                      new=sorted(after_tags - before_tags), held=said,
                       not_modelled=walk.unmodelled, interrupted_more_than_once=interrupted)
 
 
-def _waiting(steps: list[tuple[str, PlanStep]]) -> str:
+def _waiting(steps: list[tuple[str, PlanStep]], held: dict[Change, str]) -> str:
     """Why a finding's steps do not run: prerequisites, checks, the simulation."""
     if not steps:
         return "no change advisor can plan"
     prereqs = [n for n, _s in steps if n.startswith("P")]
-    sim = [n for n, s in steps if (s.note or "").startswith("held by the simulation")]
+    sim = [n for n, s in steps if s.change is not None and s.change in held]
     checks = [n for n, _s in steps if n not in prereqs and n not in sim]
     said = ([f"step {', '.join(checks)} wait(s) for a check first"] if checks else []) + (
         [f"step {', '.join(sim)} held by the simulation"] if sim else []) + (

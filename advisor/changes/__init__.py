@@ -56,7 +56,7 @@ class Operation:
     apply: Callable[[Change, HostFacts], str | None]  # None when applied; else why the model cannot
     sizes: str | None = None  # the resource of which one target is chosen per subject: "cores", "memory-gb", "vsw-mtu"
     grows: str | None = None  # the free pool it takes from: the host fact of what is free ("free_cores")
-    stopped_first: bool = False  # takes effect on a running domain only across a stop and start
+    stops: Callable[[Change, HostFacts], list[str]] | None = None  # the domains that must be stopped for it
     edits: Callable[[Change], str] | None = None  # the system file it appends to: copied once before the first
 
 
@@ -64,11 +64,12 @@ OPERATIONS: dict[str, Operation] = {}
 
 
 def operation(name: str, runs_in: RunsIn, *, sizes: str | None = None, grows: str | None = None,
-              stopped_first: bool = False, edits: Callable[[Change], str] | None = None
+              stops: Callable[[Change, HostFacts], list[str]] | None = None,
+              edits: Callable[[Change], str] | None = None
               ) -> Callable[[Callable[[Change, HostFacts], Rendered]], Callable[[Change, HostFacts], Rendered]]:
     """Declares an operation by its renderer; its effect on facts is given with `effect`."""
     def register(render: Callable[[Change, HostFacts], Rendered]) -> Callable[[Change, HostFacts], Rendered]:
-        OPERATIONS[name] = Operation(name, runs_in, render, _not_modelled, sizes, grows, stopped_first, edits)
+        OPERATIONS[name] = Operation(name, runs_in, render, _not_modelled, sizes, grows, stops, edits)
         return render
     return register
 

@@ -110,7 +110,15 @@ def _mismatches(facts: HostFacts, vsw: VSwitch) -> None:
                 vsw.mismatched_vnets.append(VNetRef(name=vnet.name, domain=vnet.domain, mtu=vnet.mtu))
 
 
-@operation("set-vsw-mtu", "ldm", sizes="vsw-mtu", stopped_first=True)
+def _switch_guests(change: Change, facts: HostFacts) -> list[str]:
+    """The domains other than the switch's own with a vnet on it: Oracle's guide
+    ("Configuring Jumbo Frames") has them stopped before `ldm set-vsw mtu=`."""
+    vsw = _vsw(facts, change.target)
+    return sorted({v.domain for v in facts.vnets or [] if vsw is not None and v.vsw == vsw.name
+                   and v.vsw_domain == vsw.domain and v.domain != vsw.domain})
+
+
+@operation("set-vsw-mtu", "ldm", sizes="vsw-mtu", stops=_switch_guests)
 def _set_vsw_mtu(change: Change, facts: HostFacts) -> Rendered:
     return Rendered(f"ldm set-vsw mtu={shell_word(change.value)} {shell_word(change.target)}")
 
@@ -128,7 +136,7 @@ def _set_vsw_mtu_effect(change: Change, facts: HostFacts) -> str | None:
     return None
 
 
-@operation("reset-vnet-mtu", "ldm", stopped_first=True)
+@operation("reset-vnet-mtu", "ldm", stops=lambda change, facts: [change.domain] if change.domain else [])
 def _reset_vnet_mtu(change: Change, facts: HostFacts) -> Rendered:
     return Rendered(f"ldm set-vnet mtu= {shell_word(change.target)} {shell_word(change.domain or '<domain>')}")
 

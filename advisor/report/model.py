@@ -113,6 +113,11 @@ def without_comment(command: str) -> str:
     return command.strip()
 
 
+def tag(rule: str, subject: str) -> str:
+    """'rule on subject': how a plan step names the findings it fixes."""
+    return f"{rule} on {subject}"
+
+
 class Finding(BaseModel):
     rule: str
     title: str
@@ -133,6 +138,10 @@ class Finding(BaseModel):
     source_url: str | None = None
     confidence: Literal["confirmed", "unconfirmed"] = "confirmed"
     waiver: WaiverNote | None = None  # set on waived findings (HostReport.waived)
+
+    @property
+    def tag(self) -> str:
+        return tag(self.rule, self.subject)
 
 
 class DomainAction(BaseModel):
@@ -217,8 +226,7 @@ class ChangePlan(BaseModel):
     def steps_for(self, finding: "Finding") -> list[tuple[str, PlanStep]]:
         """The plan's steps that fix a finding, numbered: what every view shows
         for it, so that no view gives a command or target the plan does not run."""
-        tag = f"{finding.rule} on {finding.subject}"
-        return [(n, s) for n, s in self.numbered() if tag in s.fixes]
+        return [(n, s) for n, s in self.numbered() if finding.tag in s.fixes]
 
 
 def fix_lines(host: "HostReport", finding: "Finding") -> tuple[str, list[str]]:

@@ -219,7 +219,7 @@ def _group(rule: str, findings: list[Finding], causes: list[str], numbered: list
                                 indent="  "))
         if not own:
             _fields(out, [("expected", worst.expected)])
-    tags = {f"{f.rule} on {f.subject}" for f in findings}
+    tags = {f.tag for f in findings}
     mine = [(n, s) for n, s in numbered if tags & set(s.fixes)]
     impact = ", ".join(dict.fromkeys(f.impact for f in findings))
     conf = "" if worst.confidence == "confirmed" else " [unconfirmed]"
