@@ -50,12 +50,22 @@ _KIND = {"change": "change", "check": "read-only check, never run by a script",
          "prerequisite": "prerequisite, listed first and never run by a script"}
 
 
+def _timing(op: changes.Operation) -> str:
+    """When an operation's change takes effect, as its declaration says."""
+    if op.restarts is changes.always:
+        return "takes effect at the restart of the domain it changes"
+    if op.restarts is changes.never:
+        return "takes effect at once"
+    return "takes effect " + " ".join((op.restarts.__doc__ or "").split()).rstrip(".")
+
+
 def _remedy_line(r: Remedy) -> str:
     parts = [_KIND[r.kind]]
-    if r.kind == "change":
-        parts.append("takes effect at the restart of the domain it changes" if r.takes_effect == "restart"
-                     else "takes effect at once")
     op = changes.get(r.change.op) if r.change else None
+    if r.kind == "change":
+        parts.append(_timing(op) if op is not None else
+                     "takes effect at the restart of the domain it changes" if r.takes_effect == "restart"
+                     else "takes effect at once")
     if op is not None and op.sizes:
         parts.append(f"sizes {op.sizes} of `{r.change.target}`, merged with other rules' targets")  # type: ignore[union-attr]
     if r.check_first:

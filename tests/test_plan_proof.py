@@ -72,6 +72,66 @@ def test_an_unknown_operation_is_refused_when_the_rules_load(tmp_path: Path) -> 
     assert res.returncode == 2 and "set-offlaod" in res.stderr and "Traceback" not in res.stderr
 
 
+def test_a_rule_cannot_restate_what_its_changes_operation_declares(tmp_path: Path) -> None:
+    pack = tmp_path / "rules"
+    pack.mkdir()
+    rule = (ROOT / "rules" / "linux.yaml").read_text().replace(
+        "op: set-offload, target: \"{s.name}\", prop: lro, value: \"off\"}",
+        "op: set-offload, target: \"{s.name}\", prop: lro, value: \"off\"}\n      undo: \"ethtool -K {s.name} lro on\"", 1)
+    assert "undo:" in rule
+    (pack / "linux.yaml").write_text(rule)
+    res = run_cli("review", str(UNTUNED), "--rules", str(pack))
+    assert res.returncode == 2 and "come from its operation (set-offload)" in res.stderr
+
+
+def _step(change: Change, facts: HostFacts):
+    from advisor.report.model import FixStep
+
+    step = FixStep(command="")
+    step.with_change(change, facts)
+    return step
+
+
+@pytest.mark.parametrize("version, domain, restarts", [
+    # ldm 3.x grows an active control domain that has whole cores live (CPU dynamic reconfiguration)
+    ("3.4.0.3", Domain(name="primary", is_control=True, whole_core_constraint=True, whole_cores=1), False),
+    ("3.4.0.3", Domain(name="primary", is_control=True, whole_core_constraint=True, whole_cores=1, max_cores="1"), True),
+    ("3.4.0.3", Domain(name="primary", is_control=True, whole_cores=None, vcpus=8), True),  # turns whole cores on
+    ("2.2.0.0", Domain(name="primary", is_control=True, whole_core_constraint=True, whole_cores=1), True),
+    ("3.4.0.3", Domain(name="ldg1", state="active", whole_core_constraint=True, whole_cores=1), False),
+])
+def test_when_a_change_takes_effect_is_the_operations_word(version: str, domain: Domain, restarts: bool) -> None:
+    facts = _facts(ldm_version=version, domains=[domain])
+    for change in (Change(op="set-cores", target=domain.name, value="2"),
+                   Change(op="add-cores", target=domain.name, value="1")):
+        assert _step(change, facts).takes_effect == ("restart" if restarts else "now"), change
+
+
+def test_an_undo_is_the_same_operation_with_the_value_the_facts_show_before() -> None:
+    from advisor.facts.models import Interface, LanInterface
+
+    vsw = VSwitch(name="primary-vsw1", domain="primary", mtu=9000)
+    step = _step(Change(op="set-vsw-mtu", target="primary-vsw1", value="1500"), _facts(vswitches=[vsw]))
+    assert step.undo == "ldm set-vsw mtu=9000 primary-vsw1" and step.undo_change is not None
+    assert step.undo_change.value == "9000" and step.takes_effect == "restart"
+    linux = HostFacts(host="h", platform="linux", interfaces=[Interface(name="eth2", lro="on", mtu=1500)])
+    lro = _step(Change(op="set-offload", target="eth2", prop="lro", value="off"), linux)
+    assert lro.undo == "ethtool -K eth2 lro on" and "resets the adapter" in (lro.interrupts or "")
+    assert _step(Change(op="set-offload", target="eth2", prop="tso", value="on"), linux).interrupts is None
+    lan = HostFacts(host="h", platform="hpux", hpux_release="B.11.31", lan_interfaces=[LanInterface(name="lan1", ppa=1)])
+    assert _step(Change(op="set-lan-attr", target="lan1", prop="vmtu", value="32160"), lan).undo is None  # not known
+    edit = _step(Change(op="set-system-tunable", target="ip:ip_soft_rings_cnt", value="16"),
+                 _facts(system={"ip:ip_soft_rings_cnt": 8}))
+    assert edit.undo == "set ip:ip_soft_rings_cnt back to 8 in /etc/system" and edit.undo_change is None
+    fresh = _step(Change(op="set-system-tunable", target="ddi_msix_alloc_limit", value="4"), _facts(system={}))
+    assert fresh.undo == "remove the 'set ddi_msix_alloc_limit=4' line from /etc/system"
+    vnet = VNet(name="vnet0", domain="ldg1", vsw="primary-vsw0", vsw_domain="primary", mtu=1500, mode="hybrid")
+    mode = _step(Change(op="set-vnet-prop", target="vnet0", domain="ldg1", prop="mode", value=""), _facts(vnets=[vnet]))
+    assert mode.undo == "ldm set-vnet mode=hybrid vnet0 ldg1"
+    same = _step(Change(op="set-vsw-mtu", target="primary-vsw1", value="9000"), _facts(vswitches=[vsw]))
+    assert same.undo is None  # nothing to give back
+
+
 def test_every_bundled_plan_is_proven_without_a_broken_step() -> None:
     """Every bundled capture's plan, simulated: nothing it runs makes a rule
     fail that passed, no guest is interrupted twice, and what it fixes is said."""

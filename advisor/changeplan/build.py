@@ -105,13 +105,13 @@ def _sizing(steps: list[_Step], host: _Host, notes: list[str]) -> list[_Step]:
         pick = (min if kind == "vsw-mtu" else max)(group, key=lambda s: s.step.amount or 0)
         chosen = _Step(pick.step.model_copy(deep=True), [t for s in group for t in s.fixes if t not in pick.fixes])
         chosen.fixes = list(dict.fromkeys(pick.fixes + chosen.fixes))
-        chosen.step.takes_effect = "restart" if any(s.step.takes_effect == "restart" for s in group) else "now"
+        if chosen.step.change is not None:  # the merged amount may open or close a live path
+            chosen.step.takes_effect = "restart" if operations.get(chosen.step.change.op).restarts(
+                chosen.step.change, host.facts) else "now"
         if any(s.step.check_first is None and s.step.amount == pick.step.amount for s in group):
             chosen.step.check_first = None
         if kind == "cores" and not _cap_cores(chosen, host.domains.get(name), host.facts, notes):
             continue
-        if chosen.step.takes_effect == "restart" and _live_path(kind, host.domains.get(name), chosen.step.amount, host):
-            chosen.step.takes_effect = "now"
         rest.append(chosen)
     _within_free(rest, host, notes)
     return rest
@@ -165,29 +165,6 @@ def _within_free(steps: list[_Step], host: _Host, notes: list[str]) -> None:
 def _sized(s: _Step) -> str:
     """The domain a sizing step sizes, as a shell word."""
     return shell_word((s.step.sets or "").partition(":")[2])
-
-
-def _ldm_major(host: _Host) -> int | None:
-    head = (host.facts.ldm_version or "").split(".")[0]
-    return int(head) if head.isdigit() and len(head) < 4 else None
-
-
-def _live_path(kind: str, dom: Domain | None, amount: float | None, host: _Host) -> bool:
-    """A control domain's cores or memory grown without its delayed
-    reconfiguration and reboot, where Oracle VM Server for SPARC 3.x documents
-    dynamic reconfiguration: `set-core` on an active domain that already has
-    the whole-core constraint, within max-cores ("How to Apply the Whole-Core
-    Constraint", 3.4 guide); memory added to any active domain ("Using Memory
-    Dynamic Reconfiguration"). Turning whole cores on, shrinking, and older
-    releases keep the reboot."""
-    if dom is None or amount is None or (_ldm_major(host) or 0) < 3 or dom.state not in (None, "active"):
-        return False
-    if kind == "memory-gb":
-        return dom.memory_gb is not None and amount > dom.memory_gb
-    if kind == "cores":
-        unlimited = dom.max_cores in (None, "unlimited") or (dom.max_cores.isdigit() and amount <= int(dom.max_cores))
-        return dom.whole_core_constraint is True and unlimited and (dom.whole_cores or 0) < amount
-    return False
 
 
 def _cap_cores(s: _Step, dom: Domain | None, facts: HostFacts, notes: list[str]) -> bool:

@@ -6,7 +6,11 @@ operation is declared once, by the platform it belongs to (`ldoms`, `solaris`,
 on the captured host), which resource it sizes (one target per resource), the
 command it renders for the host's versions, how it is made persistent, and
 what it does to the host's facts, so that a plan can be applied to a model of
-the machine and judged again before it is written.
+the machine and judged again before it is written. It also says when the
+change takes effect (at once, or at a restart of the domain or host it
+changes), what it interrupts though it takes effect at once, and its undo: the
+same operation with the value the facts show before it, or, for a line added to
+a system file, the edit that takes it out again.
 """
 
 from __future__ import annotations
@@ -48,6 +52,26 @@ class Rendered:
     held: str | None = None
 
 
+Undo = Change | str | None  # the change that restores the value before; or an edit to make by hand; or unknown
+Judge = Callable[[Change, HostFacts], bool]
+
+
+def never(change: Change, facts: HostFacts) -> bool:
+    return False
+
+
+def always(change: Change, facts: HostFacts) -> bool:
+    return True
+
+
+def _nothing(change: Change, facts: HostFacts) -> str | None:
+    return None
+
+
+def _no_undo(change: Change, facts: HostFacts) -> Undo:
+    return None
+
+
 @dataclass(frozen=True)
 class Operation:
     name: str
@@ -58,6 +82,9 @@ class Operation:
     grows: str | None = None  # the free pool it takes from: the host fact of what is free ("free_cores")
     stops: Callable[[Change, HostFacts], list[str]] | None = None  # the domains that must be stopped for it
     edits: Callable[[Change], str] | None = None  # the system file it appends to: copied once before the first
+    restarts: Judge = never  # takes effect only at a restart of what it changes (a reconfiguration, a reboot)
+    interrupts: Callable[[Change, HostFacts], str | None] = _nothing  # what it cuts though it takes effect at once
+    undo: Callable[[Change, HostFacts], Undo] = _no_undo
 
 
 OPERATIONS: dict[str, Operation] = {}
@@ -65,11 +92,16 @@ OPERATIONS: dict[str, Operation] = {}
 
 def operation(name: str, runs_in: RunsIn, *, sizes: str | None = None, grows: str | None = None,
               stops: Callable[[Change, HostFacts], list[str]] | None = None,
-              edits: Callable[[Change], str] | None = None
+              edits: Callable[[Change], str] | None = None, restarts: bool | Judge = False,
+              interrupts: Callable[[Change, HostFacts], str | None] = _nothing
               ) -> Callable[[Callable[[Change, HostFacts], Rendered]], Callable[[Change, HostFacts], Rendered]]:
-    """Declares an operation by its renderer; its effect on facts is given with `effect`."""
+    """Declares an operation by its renderer; its effect on facts is given
+    with `effect`, its undo with `undo`."""
+    judge = restarts if callable(restarts) else (always if restarts else never)
+
     def register(render: Callable[[Change, HostFacts], Rendered]) -> Callable[[Change, HostFacts], Rendered]:
-        OPERATIONS[name] = Operation(name, runs_in, render, _not_modelled, sizes, grows, stops, edits)
+        OPERATIONS[name] = Operation(name, runs_in, render, _not_modelled, sizes, grows, stops, edits, judge,
+                                     interrupts)
         return render
     return register
 
@@ -80,6 +112,24 @@ def effect(name: str) -> Callable[[Callable[[Change, HostFacts], str | None]], C
         OPERATIONS[name] = dataclasses.replace(op, apply=apply)
         return apply
     return register
+
+
+def undo(name: str) -> Callable[[Callable[[Change, HostFacts], Undo]], Callable[[Change, HostFacts], Undo]]:
+    """Declares how a change of this operation is undone, from the facts before it."""
+    def register(how: Callable[[Change, HostFacts], Undo]) -> Callable[[Change, HostFacts], Undo]:
+        OPERATIONS[name] = dataclasses.replace(OPERATIONS[name], undo=how)
+        return how
+    return register
+
+
+def was(change: Change, value: object) -> Change | None:
+    """The undo of a change whose value before it was `value`; none when that is
+    not known, or when the change would not change it."""
+    if value is None:
+        return None
+    text = ("on" if value else "off") if isinstance(value, bool) else f"{value:g}" if isinstance(value, float) \
+        else str(value)
+    return None if text == change.value else change.with_value(text)
 
 
 def _not_modelled(change: Change, facts: HostFacts) -> str | None:
@@ -104,6 +154,15 @@ def command_line(change: Change, facts: HostFacts, note: str | None = None) -> t
     done = render(change, facts)
     comments = "; ".join(c for c in (note, done.comment) if c)
     return (f"{done.command}   # {comments}" if comments else done.command), done.held
+
+
+def undo_of(change: Change, facts: HostFacts) -> tuple[str | None, Change | None]:
+    """How to undo a change on this host, as a line (a command, or an edit to
+    make by hand), with the typed change where it is one."""
+    how = get(change.op).undo(change, facts)
+    if isinstance(how, Change):
+        return render(how, facts).command, how
+    return how, None
 
 
 def apply(change: Change, facts: HostFacts) -> str | None:

@@ -4,7 +4,7 @@ settings do not survive a reboot: they persist in /etc/rc.config.d."""
 
 from __future__ import annotations
 
-from advisor.changes import Change, Rendered, effect, operation
+from advisor.changes import Change, Rendered, Undo, effect, operation, undo, was
 from advisor.facts.models import HostFacts, LanInterface
 from advisor.shell import shell_word
 
@@ -36,6 +36,14 @@ def _set_lan_attr(change: Change, facts: HostFacts) -> Rendered:
                              f"lanadmin(1M) first")
     return Rendered(f"lanadmin -X vmtu {shell_word(change.value)} {ppa}",
                     comment=f"persist with HP_<DRIVER>_VMTU={change.value} in /etc/rc.config.d")
+
+
+@undo("set-lan-attr")
+def _set_lan_attr_undo(change: Change, facts: HostFacts) -> Undo:
+    lan = _lan(facts, change.target)
+    if lan is None or change.prop not in ("vmtu", "tx_cko"):
+        return None
+    return was(change, lan.vmtu if change.prop == "vmtu" else lan.tx_cko)
 
 
 @effect("set-lan-attr")

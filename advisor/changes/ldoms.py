@@ -10,9 +10,9 @@ which the plan writes once at its end.
 
 from __future__ import annotations
 
-from advisor.changes import Change, Rendered, effect, number, operation
+from advisor.changes import Change, Rendered, Undo, effect, number, operation, undo, was
 from advisor.facts.ldoms import threads_per_core_for_model
-from advisor.facts.models import Domain, HostFacts, VNetRef, VSwitch
+from advisor.facts.models import Domain, HostFacts, VNet, VNetRef, VSwitch
 from advisor.shell import shell_word
 from advisor.versions import version_ge
 
@@ -22,6 +22,42 @@ _INACTIVE_ONLY = ("ldm {ver} turns the whole-core constraint on only for an inac
 
 def _domain(facts: HostFacts, name: str) -> Domain | None:
     return next((d for d in facts.domains or [] if d.name == name), None)
+
+
+def _of_control(change: Change, facts: HostFacts) -> bool:
+    """at once, except in the control domain: at the reboot that ends its
+    delayed reconfiguration, unless ldm 3.x grows it live (cores where it has
+    the whole-core constraint, within max-cores; memory)."""
+    d = _domain(facts, change.target)
+    return d is not None and d.is_control and not _live(change, facts, d)
+
+
+def _live(change: Change, facts: HostFacts, dom: Domain) -> bool:
+    """Cores or memory grown without a delayed reconfiguration and reboot,
+    where Oracle VM Server for SPARC 3.x documents dynamic reconfiguration:
+    `set-core` on an active domain that already has the whole-core constraint,
+    within max-cores ("How to Apply the Whole-Core Constraint", 3.4 guide);
+    memory added to any active domain ("Using Memory Dynamic
+    Reconfiguration"). Turning whole cores on, shrinking, and older releases
+    keep the reboot."""
+    head = (facts.ldm_version or "").split(".")[0]
+    n = number(change.value)
+    if not head.isdigit() or len(head) > 3 or int(head) < 3 or n is None or dom.state not in (None, "active"):
+        return False
+    if change.op == "set-memory":
+        return dom.memory_gb is not None and n > dom.memory_gb
+    cores = (dom.whole_cores or 0) + n if change.op == "add-cores" else n
+    within = dom.max_cores in (None, "unlimited") or (dom.max_cores.isdigit() and cores <= int(dom.max_cores))
+    return dom.whole_core_constraint is True and within and (dom.whole_cores or 0) < cores
+
+
+def _cores_before(change: Change, facts: HostFacts) -> Undo:
+    """Whole cores are given back by count only where the domain had whole
+    cores before; otherwise its old vCPU count needs the constraint removed."""
+    d = _domain(facts, change.target)
+    if d is None or d.whole_core_constraint is not True:
+        return None
+    return was(Change(op="set-cores", target=change.target), d.whole_cores)
 
 
 def _cores(change: Change, facts: HostFacts, verb: str) -> Rendered:
@@ -39,14 +75,18 @@ def _cores(change: Change, facts: HostFacts, verb: str) -> Rendered:
     return Rendered(command)
 
 
-@operation("set-cores", "ldm", sizes="cores", grows="free_cores")
+@operation("set-cores", "ldm", sizes="cores", grows="free_cores", restarts=_of_control)
 def _set_cores(change: Change, facts: HostFacts) -> Rendered:
     return _cores(change, facts, "set")
 
 
-@operation("add-cores", "ldm", grows="free_cores")
+@operation("add-cores", "ldm", grows="free_cores", restarts=_of_control)
 def _add_cores(change: Change, facts: HostFacts) -> Rendered:
     return _cores(change, facts, "add")
+
+
+undo("set-cores")(_cores_before)
+undo("add-cores")(_cores_before)
 
 
 def _give_cores(facts: HostFacts, dom: Domain, cores: int) -> None:
@@ -78,11 +118,17 @@ def _add_cores_effect(change: Change, facts: HostFacts) -> str | None:
     return None
 
 
-@operation("set-memory", "ldm", sizes="memory-gb", grows="free_memory_gb")
+@operation("set-memory", "ldm", sizes="memory-gb", grows="free_memory_gb", restarts=_of_control)
 def _set_memory(change: Change, facts: HostFacts) -> Rendered:
     gb = number(change.value)
     return Rendered(f"ldm set-memory {f'{gb:g}G' if gb is not None else shell_word(change.value)} "
                     f"{shell_word(change.target)}")
+
+
+@undo("set-memory")
+def _set_memory_undo(change: Change, facts: HostFacts) -> Undo:
+    d = _domain(facts, change.target)
+    return was(change, d.memory_gb) if d is not None else None
 
 
 @effect("set-memory")
@@ -118,9 +164,15 @@ def _switch_guests(change: Change, facts: HostFacts) -> list[str]:
                    and v.vsw_domain == vsw.domain and v.domain != vsw.domain})
 
 
-@operation("set-vsw-mtu", "ldm", sizes="vsw-mtu", stops=_switch_guests)
+@operation("set-vsw-mtu", "ldm", sizes="vsw-mtu", stops=_switch_guests, restarts=True)
 def _set_vsw_mtu(change: Change, facts: HostFacts) -> Rendered:
     return Rendered(f"ldm set-vsw mtu={shell_word(change.value)} {shell_word(change.target)}")
+
+
+@undo("set-vsw-mtu")
+def _set_vsw_mtu_undo(change: Change, facts: HostFacts) -> Undo:
+    vsw = _vsw(facts, change.target)
+    return was(change, vsw.mtu) if vsw is not None else None
 
 
 @effect("set-vsw-mtu")
@@ -136,14 +188,25 @@ def _set_vsw_mtu_effect(change: Change, facts: HostFacts) -> str | None:
     return None
 
 
-@operation("reset-vnet-mtu", "ldm", stops=lambda change, facts: [change.domain] if change.domain else [])
+def _vnet(facts: HostFacts, change: Change) -> VNet | None:
+    return next((v for v in facts.vnets or [] if v.name == change.target and v.domain == change.domain), None)
+
+
+@operation("reset-vnet-mtu", "ldm", stops=lambda change, facts: [change.domain] if change.domain else [], restarts=True)
 def _reset_vnet_mtu(change: Change, facts: HostFacts) -> Rendered:
     return Rendered(f"ldm set-vnet mtu= {shell_word(change.target)} {shell_word(change.domain or '<domain>')}")
 
 
+@undo("reset-vnet-mtu")
+def _reset_vnet_mtu_undo(change: Change, facts: HostFacts) -> Undo:
+    vnet = _vnet(facts, change)
+    set_on_its_own = Change(op="set-vnet-prop", target=change.target, domain=change.domain, prop="mtu")
+    return was(set_on_its_own, vnet.mtu) if vnet is not None else None
+
+
 @effect("reset-vnet-mtu")
 def _reset_vnet_mtu_effect(change: Change, facts: HostFacts) -> str | None:
-    vnet = next((v for v in facts.vnets or [] if v.name == change.target and v.domain == change.domain), None)
+    vnet = _vnet(facts, change)
     vsw = _vsw(facts, vnet.vsw or "") if vnet is not None else None
     if vnet is None or vsw is None:
         return f"no vnet {change.target} in {change.domain} on a known switch"
@@ -152,9 +215,16 @@ def _reset_vnet_mtu_effect(change: Change, facts: HostFacts) -> str | None:
     return None
 
 
-@operation("set-domain-prop", "ldm")
+@operation("set-domain-prop", "ldm", restarts=True)
 def _set_domain_prop(change: Change, facts: HostFacts) -> Rendered:
     return Rendered(f"ldm set-domain {shell_word(f'{change.prop}={change.value}')} {shell_word(change.target)}")
+
+
+@undo("set-domain-prop")
+def _set_domain_prop_undo(change: Change, facts: HostFacts) -> Undo:
+    d = _domain(facts, change.target)
+    before = {"max-cores": d.max_cores, "extended-mapin-space": d.extended_mapin_space} if d is not None else {}
+    return was(change, before.get(change.prop or ""))
 
 
 @effect("set-domain-prop")
@@ -184,6 +254,12 @@ def _direct(vsw: VSwitch) -> bool:
     return mode == "on" or (mode == "auto" and vsw.vnet_count <= AUTO_LIMIT)
 
 
+@undo("set-vsw-prop")
+def _set_vsw_prop_undo(change: Change, facts: HostFacts) -> Undo:
+    vsw = _vsw(facts, change.target)
+    return was(change, vsw.inter_vnet_link) if vsw is not None and change.prop == "inter-vnet-link" else None
+
+
 @effect("set-vsw-prop")
 def _set_vsw_prop_effect(change: Change, facts: HostFacts) -> str | None:
     vsw = _vsw(facts, change.target)
@@ -199,15 +275,23 @@ def _set_vsw_prop_effect(change: Change, facts: HostFacts) -> str | None:
     return None
 
 
-@operation("set-vnet-prop", "ldm")
+@operation("set-vnet-prop", "ldm", restarts=True)
 def _set_vnet_prop(change: Change, facts: HostFacts) -> Rendered:
     return Rendered(f"ldm set-vnet {shell_word(f'{change.prop}={change.value}')} {shell_word(change.target)} "
                     f"{shell_word(change.domain or '<domain>')}")
 
 
+@undo("set-vnet-prop")
+def _set_vnet_prop_undo(change: Change, facts: HostFacts) -> Undo:
+    vnet = _vnet(facts, change)
+    if vnet is None or change.prop not in ("mode", "mtu"):
+        return None
+    return was(change, vnet.mtu) if change.prop == "mtu" else was(change, vnet.mode or "")  # `mode=`: the default
+
+
 @effect("set-vnet-prop")
 def _set_vnet_prop_effect(change: Change, facts: HostFacts) -> str | None:
-    vnet = next((v for v in facts.vnets or [] if v.name == change.target and v.domain == change.domain), None)
+    vnet = _vnet(facts, change)
     if vnet is None or change.prop != "mode":
         return f"no model of {change.prop} on vnet {change.target}"
     vnet.mode = change.value or None

@@ -4,22 +4,38 @@ them survives a reboot by itself: each says where it is made persistent."""
 
 from __future__ import annotations
 
-from advisor.changes import Change, Rendered, effect, operation
+from advisor.changes import Change, Rendered, Undo, effect, operation, undo, was
 from advisor.facts.linux import relate_ports, set_affinity
-from advisor.facts.models import HostFacts, VcpuRef, PCpu
+from advisor.facts.models import HostFacts, Interface, PCpu, VcpuRef, XenVcpu
 from advisor.shell import shell_word
 
 
-@operation("set-offload", "host")
+def _resets_for(change: Change, facts: HostFacts) -> str | None:
+    """ixgbe and most drivers reset the adapter to change LRO."""
+    return f"the link of {change.target}, for a few seconds (the driver resets the adapter)" \
+        if change.prop == "lro" else None
+
+
+def _interface(facts: HostFacts, name: str) -> Interface | None:
+    return next((i for i in facts.interfaces or [] if i.name == name), None)
+
+
+@operation("set-offload", "host", interrupts=_resets_for)
 def _set_offload(change: Change, facts: HostFacts) -> Rendered:
     dev, what = shell_word(change.target), f"{change.prop} {change.value}"
     return Rendered(f"ethtool -K {dev} {shell_word(change.prop or '<feature>')} {shell_word(change.value)}",
                     comment=f"persist with ETHTOOL_OPTS=\"-K {change.target} {what}\" in ifcfg-{change.target}")
 
 
+@undo("set-offload")
+def _set_offload_undo(change: Change, facts: HostFacts) -> Undo:
+    iface = _interface(facts, change.target)
+    return was(change, getattr(iface, change.prop)) if iface is not None and change.prop in ("tso", "lro") else None
+
+
 @effect("set-offload")
 def _set_offload_effect(change: Change, facts: HostFacts) -> str | None:
-    iface = next((i for i in facts.interfaces or [] if i.name == change.target), None)
+    iface = _interface(facts, change.target)
     if iface is None or change.prop not in ("tso", "lro"):
         return f"no model of {change.prop} on {change.target}"
     setattr(iface, change.prop, change.value)
@@ -32,6 +48,13 @@ def _set_offload_effect(change: Change, facts: HostFacts) -> str | None:
 def _set_ip_mtu(change: Change, facts: HostFacts) -> Rendered:
     return Rendered(f"ip link set dev {shell_word(change.target)} mtu {shell_word(change.value)}",
                     comment=f"persist with MTU={change.value} in ifcfg-{change.target} (and mtu= in a vif's config)")
+
+
+@undo("set-ip-mtu")
+def _set_ip_mtu_undo(change: Change, facts: HostFacts) -> Undo:
+    iface = _interface(facts, change.target)
+    bridge = next((b for b in facts.bridges or [] if b.name == change.target), None)
+    return was(change, iface.mtu if iface is not None else bridge.mtu if bridge is not None else None)
 
 
 @effect("set-ip-mtu")
@@ -59,10 +82,20 @@ def _pin_vcpu(change: Change, facts: HostFacts) -> Rendered:
                     f"{shell_word(change.value)}", comment="persist with cpus= in the guest's vm.cfg")
 
 
+def _vcpu(facts: HostFacts, change: Change) -> XenVcpu | None:
+    return next((v for v in facts.xen_guest_vcpus or [] if v.domain == change.domain and str(v.vcpu) == change.target),
+                None)
+
+
+@undo("pin-vcpu")
+def _pin_vcpu_undo(change: Change, facts: HostFacts) -> Undo:
+    g = _vcpu(facts, change)
+    return was(change, g.hard) if g is not None else None
+
+
 @effect("pin-vcpu")
 def _pin_vcpu_effect(change: Change, facts: HostFacts) -> str | None:
-    g = next((v for v in facts.xen_guest_vcpus or [] if v.domain == change.domain and str(v.vcpu) == change.target),
-             None)
+    g = _vcpu(facts, change)
     if g is None:
         return f"no vCPU {change.target} of {change.domain}"
     dom0 = set(facts.xen_dom0_pinned or [])

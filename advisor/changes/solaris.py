@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import shlex
 
-from advisor.changes import Change, Rendered, effect, operation
+from advisor.changes import Change, Rendered, Undo, effect, operation, undo, was
 from advisor.facts.models import HostFacts, TcpProp
 from advisor.parsers import driver_conf, etc_system
 from advisor.shell import shell_word
@@ -26,9 +26,17 @@ def _system_line(change: Change) -> str:
     return f"set {change.target}={change.value}"
 
 
-@operation("set-system-tunable", "host", edits=lambda c: "/etc/system")
+@operation("set-system-tunable", "host", edits=lambda c: "/etc/system", restarts=True)
 def _set_system_tunable(change: Change, facts: HostFacts) -> Rendered:
     return Rendered(_append(_system_line(change), "/etc/system"))
+
+
+@undo("set-system-tunable")
+def _set_system_tunable_undo(change: Change, facts: HostFacts) -> Undo:
+    before = (facts.system or {}).get(change.target)
+    if before is not None:
+        return f"set {change.target} back to {before} in /etc/system"
+    return f"remove the '{_system_line(change)}' line from /etc/system"
 
 
 @effect("set-system-tunable")
@@ -45,9 +53,17 @@ def _driver_file(change: Change) -> str:
     return f"/kernel/drv/{change.target}.conf"
 
 
-@operation("set-driver-prop", "host", edits=_driver_file)
+@operation("set-driver-prop", "host", edits=_driver_file, restarts=True)
 def _set_driver_prop(change: Change, facts: HostFacts) -> Rendered:
     return Rendered(_append(f"{change.prop} = {change.value};", _driver_file(change)))
+
+
+@undo("set-driver-prop")
+def _set_driver_prop_undo(change: Change, facts: HostFacts) -> Undo:
+    before = facts.driver_conf.get(change.target, {}).get(change.prop or "")
+    if before is not None:
+        return f"set {change.prop} back to {before} in {_driver_file(change)}"
+    return f"remove the {change.prop} line from {_driver_file(change)}"
 
 
 @effect("set-driver-prop")
@@ -64,6 +80,13 @@ def _set_link_prop(change: Change, facts: HostFacts) -> Rendered:
     where = f"in {change.domain}" if change.domain and change.domain != facts.ldom_name else None
     return Rendered(f"dladm set-linkprop -p {shell_word(f'{change.prop}={change.value}')} {shell_word(change.target)}",
                     comment=where)
+
+
+@undo("set-link-prop")
+def _set_link_prop_undo(change: Change, facts: HostFacts) -> Undo:
+    link = next((lk for lk in facts.links or [] if lk.name == change.target and lk.domain in (None, change.domain)),
+                None)
+    return was(change, link.mtu) if link is not None and change.prop == "mtu" else None
 
 
 @effect("set-link-prop")
@@ -90,6 +113,17 @@ def _set_tcp_prop(change: Change, facts: HostFacts) -> Rendered:
         return Rendered(f"ndd -set /dev/tcp {shell_word(NDD.get(change.target, change.target))} "
                         f"{shell_word(change.value)}", comment="not persistent: add it to a startup script")
     return Rendered(f"ipadm set-prop -p {shell_word(f'{change.target}={change.value}')} tcp")
+
+
+@undo("set-tcp-prop")
+def _set_tcp_prop_undo(change: Change, facts: HostFacts) -> Undo:
+    name = NDD.get(change.target, change.target) if facts.solaris_major == 10 else change.target
+    before = (facts.tcp or {}).get(name)
+    if before is None or before.current is None:
+        return None
+    if facts.solaris_major != 10 and before.persistent not in (None, before.current):  # the running value drifted
+        return f"ipadm set-prop -t -p {shell_word(f'{change.target}={before.current}')} tcp"
+    return was(change, before.current)
 
 
 @effect("set-tcp-prop")

@@ -79,9 +79,11 @@ class Remedy(BaseModel):
     The change planner reads the other fields: `kind` (a change to make, a
     read-only check, or a prerequisite such as an upgrade that a script never
     runs), `domain` (the LDoms domain whose configuration the step changes;
-    the finding's domain when not given), `takes_effect` (now, or at a restart
-    of that domain: for the control domain a delayed reconfiguration and its
-    reboot, for another domain a stop and start, for a plain host a reboot),
+    the finding's domain when not given), `takes_effect` (a command's: now, or
+    at a restart of that domain: for the control domain a delayed
+    reconfiguration and its reboot, for another domain a stop and start, for a
+    plain host a reboot; a change's comes from its operation, as do its undo
+    and what it interrupts),
     `check_first` (something advisor cannot see that must hold before the step
     is run: the step is written commented out behind it), `note` (a comment
     on a change's command), `runs_in` (a command's: through ldm on the control
@@ -109,6 +111,10 @@ class Remedy(BaseModel):
             raise ValueError("a remedy has a change or a command, not both")
         if self.change is not None and self.kind != "change":
             raise ValueError("a check or prerequisite is a command, not a change")
+        declared = self.model_fields_set & {"takes_effect", "interrupts", "undo"}
+        if self.change is not None and declared:
+            raise ValueError(f"a change's {', '.join(sorted(declared))} come from its operation "
+                             f"({self.change.op}), not from the rule")
         return self
 
     @property

@@ -50,13 +50,18 @@ class FixStep(BaseModel):
     also_restarts: list[str] = []  # other domains that need a restart for it to take effect
     interrupts: str | None = None  # what it interrupts though it takes effect at once (a link reset)
     undo: str | None = None
+    undo_change: Change | None = None  # the undo as a typed change, where it is one
 
     def with_change(self, change: Change, facts: "HostFacts", note: str | None = None) -> None:
-        """Takes a typed change: its command for this host, where it runs, the resource it sizes."""
+        """Takes a typed change: its command for this host, where it runs, the
+        resource it sizes, when it takes effect, what it interrupts, its undo."""
         from advisor import changes
 
         op = changes.get(change.op)
         self.change, self.runs_in = change, op.runs_in
+        self.takes_effect = "restart" if op.restarts(change, facts) else "now"
+        self.interrupts = op.interrupts(change, facts)
+        self.undo, self.undo_change = changes.undo_of(change, facts)
         if note is not None:
             self.note = note
         self.command, self.held = changes.command_line(change, facts, self.note)
