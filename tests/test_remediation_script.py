@@ -51,7 +51,7 @@ def _standin(tmp_path: Path, capture: Path) -> tuple[dict[str, str], Path]:
     state = tmp_path / "state.json"
     state.write_text(json.dumps({"control": control, "reconf": False, "domains": domains, "vsws": vsws,
                                  "free_cores": facts.free_cores, "free_memory_gb": facts.free_memory_gb,
-                                 "log": [], "reboots": [], "spconfigs": [], "node": facts.nodename,
+                                 "version": facts.ldm_version, "log": [], "reboots": [], "spconfigs": [], "node": facts.nodename,
                                  "control_node": facts.control_host}))
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
@@ -103,6 +103,24 @@ def _run_all(folder: Path, env: dict[str, str]) -> None:
 
 
 BUNDLES = sorted(p.name for p in CAPTURES.iterdir() if p.is_dir())
+
+
+@pytest.mark.parametrize("version, whole_cores", [("2.2.0.0", "ldm set-vcpu -c"), ("1.3", None)])
+def test_a_plan_for_an_older_ldm_runs_under_that_ldms_rules(tmp_path: Path, version: str, whole_cores: str | None
+                                                            ) -> None:
+    """ldm before 3.0 has no set-core: whole cores are `set-vcpu -c` (2.x), or none (1.x)."""
+    bundle = tmp_path / "t5-old-ldm"
+    shutil.copytree(CAPTURES / "t5-primary-untuned", bundle)
+    (bundle / "ldm-version.txt").write_text((bundle / "ldm-version.txt").read_text().replace("3.0.0.2", version))
+    _scripts(tmp_path, str(bundle))
+    text = "".join(p.read_text() for p in (tmp_path / "scripts").iterdir())
+    assert "ldm set-core" not in text
+    env, state = _standin(tmp_path, bundle)
+    _run_all(tmp_path / "scripts", env)
+    final = json.loads(state.read_text())
+    assert final["version"] == version and not [ln for ln in final["log"] if ln.startswith("REFUSED")]
+    ran = [ln for ln in final["log"] if "-vcpu -c" in ln]
+    assert (whole_cores in " ".join(ran)) if whole_cores else not ran
 
 
 @pytest.mark.parametrize("bundle", BUNDLES)

@@ -22,6 +22,11 @@ Rules enforced (Oracle VM Server for SPARC administration guide and ldm(1M)):
   refused, and so is any growth where the capture did not say what is free;
 - set-core on an active control domain outside a delayed reconfiguration only
   where it already has the whole-core constraint (CPU dynamic reconfiguration);
+- by the version in "version" (null: 3.x): set-core and add-core from 3.0
+  only; before it `set-vcpu -c` and `add-vcpu -c`, from 2.0, which turn the
+  whole-core constraint on only for an inactive domain or for the control
+  domain in a delayed reconfiguration (the 2.1 guide, "Enabling the Whole-Core
+  Constraint");
 - a switch's MTU only while every other domain with a vnet on it is stopped
   ("Configuring Jumbo Frames");
 - stop needs an active domain, start a stopped one; add-spconfig not while a
@@ -86,6 +91,27 @@ def _take(state: dict, argv: list[str], pool: str, amount: float) -> None:
     state[pool] -= amount
 
 
+def _major(state: dict) -> int:
+    head = (state.get("version") or "3").split(".")[0]
+    return int(head) if head.isdigit() else 3
+
+
+def _cores(state: dict, argv: list[str], count: int, name: str, add: bool) -> None:
+    dom = _domain(state, argv, name)
+    _change(state, argv, name, "any")
+    if name == state["control"] and state["reconf"]:
+        if state.get("reconf_core_done"):
+            _refuse(state, argv, "only one core assignment to the control domain in a delayed reconfiguration")
+        state["reconf_core_done"] = True
+    if name == state["control"] and not state["reconf"] and not dom.get("whole_core"):
+        _refuse(state, argv, f"{name}: the whole-core constraint is turned on in a delayed reconfiguration")
+    total = count + (dom.get("cores") or 0 if add else 0)
+    if dom.get("max_cores") is not None and total > dom["max_cores"]:
+        _refuse(state, argv, f"{name}: {total} cores exceeds max-cores {dom['max_cores']}")
+    _take(state, argv, "free_cores", total - (dom.get("cores") or 0))
+    dom["cores"], dom["whole_core"] = total, True
+
+
 def ldm(argv: list[str]) -> None:
     state = _load()
     sub, args = argv[1], argv[2:]
@@ -109,20 +135,19 @@ def ldm(argv: list[str]) -> None:
             _refuse(state, argv, "a delayed reconfiguration is already in progress")
         state["reconf"] = True
     elif sub in ("set-core", "add-core"):
-        count, name = int(plain[0]), plain[1]
+        if _major(state) < 3:
+            _refuse(state, argv, f"Invalid command: {sub}")
+        _cores(state, argv, int(plain[0]), plain[1], sub == "add-core")
+    elif sub in ("set-vcpu", "add-vcpu") and "-c" in args:
+        if _major(state) < 2:
+            _refuse(state, argv, "-c: whole cores need Logical Domains Manager 2.0 or later")
+        name = plain[1]
         dom = _domain(state, argv, name)
-        _change(state, argv, name, "any")
-        if name == state["control"] and state["reconf"]:
-            if state.get("reconf_core_done"):
-                _refuse(state, argv, "only one core assignment to the control domain in a delayed reconfiguration")
-            state["reconf_core_done"] = True
-        if name == state["control"] and not state["reconf"] and not dom.get("whole_core"):
-            _refuse(state, argv, f"{name}: the whole-core constraint is turned on in a delayed reconfiguration")
-        total = count + (dom.get("cores") or 0 if sub == "add-core" else 0)
-        if dom.get("max_cores") is not None and total > dom["max_cores"]:
-            _refuse(state, argv, f"{name}: {total} cores exceeds max-cores {dom['max_cores']}")
-        _take(state, argv, "free_cores", total - (dom.get("cores") or 0))
-        dom["cores"], dom["whole_core"] = total, True
+        control = name == state["control"]
+        if not dom.get("whole_core") and not (dom["state"] == "inactive" or (control and state["reconf"])):
+            _refuse(state, argv, f"{name}: the whole-core constraint is turned on only for an inactive domain "
+                                 f"or the control domain in a delayed reconfiguration")
+        _cores(state, argv, int(plain[0]), name, sub == "add-vcpu")
     elif sub == "set-memory":
         dom = _domain(state, argv, plain[1])
         _change(state, argv, plain[1], "any")
