@@ -72,14 +72,30 @@ def test_link_bandwidth_is_speed_times_width_less_line_coding(gts, lanes, gbps) 
     assert link_gbps(gts, lanes) == gbps
 
 
-def _card(tmp_path: Path, lnksta: str, drivers: int = 2):
+_LINK = "{n}: {name}: <{flags}> mtu 1500 qdisc mq state {state} qlen 1000\\    link/ether 00:1b:21:00:00:0{n} brd ff:ff:ff:ff:ff:ff\n"
+
+
+def _card(tmp_path: Path, lnksta: str, drivers: int = 2, carrier: tuple[bool, bool] = (True, True),
+          driver_info: bool = True):
+    """The dual-port card of the study at 03:00, its ports eth2 (03:00.0) and
+    eth3 (03:00.1), each with link or not; ethtool -i as the X520 sample prints it."""
     text = (P / "lspci-vv/dual-82599-gen1.txt").read_text()
     text = text.replace("LnkSta:\tSpeed 2.5GT/s, Width x8,", f"LnkSta:\t{lnksta},")
     if drivers < 2:
         text = text.replace("\tKernel driver in use: ixgbe\n", "", 2 - drivers)
-    path = tmp_path / "lspci-vv.txt"
-    path.write_text(text)
-    return _facts({"lspci-vv": path})
+    files = {"lspci-vv": tmp_path / "lspci-vv.txt"}
+    files["lspci-vv"].write_text(text)
+    links = ""
+    sample = (P / "ethtool-i/ixgbe-x520-tab-indented.txt").read_text()
+    for n, (name, up) in enumerate((("eth2", carrier[0]), ("eth3", carrier[1]))):
+        links += _LINK.format(n=n + 2, name=name, flags="BROADCAST,MULTICAST,UP" + (",LOWER_UP" if up else ""),
+                              state="UP" if up else "DOWN").replace("<BROADCAST", "<BROADCAST" if up else "<NO-CARRIER,BROADCAST")
+        if driver_info:
+            files[f"ethtool-i@{name}"] = tmp_path / f"ethtool-i@{name}.txt"
+            files[f"ethtool-i@{name}"].write_text(sample.replace("0000:04:00.1", f"0000:03:00.{n}"))
+    files["ip-link"] = tmp_path / "ip-link.txt"
+    files["ip-link"].write_text(links)
+    return _facts(files)
 
 
 @pytest.mark.parametrize("lnksta,status", [
@@ -102,6 +118,36 @@ def test_one_busy_port_passes_and_an_unknown_speed_is_unknown(tmp_path: Path) ->
     unknown = _card(tmp_path / "b", "Speed unknown, Width x8")
     assert unknown.pci_cards[0].link_gbps is None
     assert _statuses(unknown, "pcie.dual-port-gen1") == {"pci 03:00": "unknown"}
+
+
+def test_a_port_counts_when_its_link_is_up_not_when_a_driver_is_bound(tmp_path: Path) -> None:
+    """A bound driver with no cable carries nothing: the study's two busy ports
+    are two ports with link, found by ethtool -i's PCI address."""
+    for name, kwargs, status, up in (("both", {}, "fail", 2),
+                                     ("one-cable", {"carrier": (True, False)}, "pass", 1),
+                                     ("no-driver-info", {"driver_info": False}, "unknown", None)):
+        (tmp_path / name).mkdir()
+        facts = _card(tmp_path / name, "Speed 2.5GT/s, Width x8", **kwargs)
+        assert facts.pci_cards[0].functions_in_use == 2 and facts.pci_cards[0].ports_up == up, name
+        assert _statuses(facts, "pcie.dual-port-gen1") == {"pci 03:00": status}, name
+    both = _card(tmp_path / "both", "Speed 2.5GT/s, Width x8")
+    assert both.pci_cards[0].evidence["ports_up"].split(", ")[:2] == ["ethtool-i@eth2.txt:5", "ip-link.txt:1"]
+
+
+def test_a_port_given_to_a_guest_has_a_link_the_host_cannot_see() -> None:
+    """vfio-pci has no interface in the host: the rule cannot say the ports are busy."""
+    [card] = _facts({p.stem: p for p in (CAPTURES / "linux-82599-5gts-x4").glob("*.txt")}).pci_cards
+    assert card.functions_in_use == 2 and card.ports_up is None
+
+
+@pytest.mark.parametrize("sample, driver, bus", [
+    ("ixgbe-x520-tab-indented.txt", "ixgbe", "0000:04:00.1"),
+    ("bnx2x-pci-domain-0001.txt", "bnx2x", "0001:01:00.2"),
+    ("loopback-no-driver-information.txt", None, None),
+])
+def test_ethtool_i_gives_the_driver_and_pci_address(sample: str, driver, bus) -> None:
+    info = linux_net.parse_ethtool_i((P / "ethtool-i" / sample).read_text())
+    assert (info.driver, info.bus_info) == (driver, bus)
 
 
 def test_a_real_82599es_trained_at_5gts_x4() -> None:

@@ -29,12 +29,12 @@ def test_there_are_variants_for_every_parser() -> None:
     assert {"ldm-list-l", "ldm-list-l-p", "ldm-version", "kstat-p", "dladm-show-linkprop", "dladm-show-phys",
             "dladm-show-dev", "ipadm-show-prop-tcp", "etc-system", "psrinfo-pv", "pkg-entire", "showrev-p",
             "virtinfo", "ndd-tcp", "uname-a", "release", "xm-vcpu-list", "xl-vcpu-list", "xl-info", "xl-list",
-            "brctl-show", "ip-link", "ethtool-k", "ethtool-c", "sysctl-net", "lspci-vv",
+            "brctl-show", "ip-link", "ethtool-k", "ethtool-c", "ethtool-i", "sysctl-net", "lspci-vv",
             "lanscan", "lanscan-v", "nwmgr-vmtu", "lanadmin-vmtu", "nwmgr", "nwmgr-attrs", "plan", "ldm-list-constraints-x"} <= covered
 
 
 # Outputs that do not name their interface are known by their bundle file name only.
-NAMED_ONLY = {"nwmgr-vmtu", "lanadmin-vmtu"}
+NAMED_ONLY = {"nwmgr-vmtu", "lanadmin-vmtu", "ethtool-i"}
 
 
 @pytest.mark.parametrize("path", VARIANTS, ids=lambda p: f"{p.parent.name}/{p.name}")

@@ -16,7 +16,7 @@ BUNDLES = sorted(p for p in CAPTURES.iterdir() if p.is_dir() and not p.name.star
 
 def _command(cid: str) -> str:
     base, _, item = cid.partition("@")
-    special = {"ethtool-k": f"ethtool -k {item}", "ethtool-c": f"ethtool -c {item}",
+    special = {"ethtool-k": f"ethtool -k {item}", "ethtool-c": f"ethtool -c {item}", "ethtool-i": f"ethtool -i {item}",
                "nwmgr-vmtu": f"nwmgr -g -A vmtu -c {item}", "nwmgr-attrs": f"nwmgr -g -A all -c {item}",
                "lanadmin-vmtu": f"lanadmin -x vmtu {item}", "lanscan": "lanscan", "sysctl-net": "sysctl -a",
                "release": "cat /etc/release"}

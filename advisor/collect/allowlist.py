@@ -93,6 +93,7 @@ LINUX: tuple[Command, ...] = (
     Command("xl-vcpu-list", "xl vcpu-list", fallback="xm vcpu-list", fallback_id="xm-vcpu-list"),
     Command("ethtool-k", _each_interface("ethtool -k"), per_item=True),
     Command("ethtool-c", _each_interface("ethtool -c"), per_item=True),
+    Command("ethtool-i", _each_interface("ethtool -i"), per_item=True),
 )
 
 # HP-UX 11i: TSO state per interface with nwmgr (11i v3), else lanadmin per PPA (v1/v2).

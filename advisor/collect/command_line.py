@@ -26,6 +26,9 @@ class Command:
     argument: str | None = None  # ndd's properties (space-separated), ldm's domain
 
 
+_ETHTOOL = {"-k": "k", "--show-features": "k", "--show-offload": "k", "-c": "c", "--show-coalesce": "c",
+            "-i": "i", "--driver": "i"}
+
 def _stages(line: str) -> list[list[str]]:
     lexer = shlex.shlex(line, posix=True, punctuation_chars="|;&<>")
     lexer.whitespace_split = True
@@ -168,9 +171,8 @@ def identify_command(line: str) -> Command | None:
         cid, narrowed = "brctl-show", len(args) > 1
     elif cmd == "ip" and ("link" in args[:3] or "l" in args[:1]):
         cid, narrowed = "ip-link", "dev" in args or len(_plain(args)) > 2
-    elif cmd == "ethtool" and len(args) == 2 and args[0] in ("-k", "--show-features", "--show-offload", "-c",
-                                                               "--show-coalesce"):
-        cid = f"ethtool-{'c' if args[0] in ('-c', '--show-coalesce') else 'k'}@{args[1]}"
+    elif cmd == "ethtool" and len(args) == 2 and args[0] in _ETHTOOL:
+        cid = f"ethtool-{_ETHTOOL[args[0]]}@{args[1]}"
     elif cmd == "sysctl":
         cid, narrowed = "sysctl-net", "-a" not in flags
     elif cmd == "lspci" and "-vv" in args or (cmd == "lspci" and "-vvv" in args):

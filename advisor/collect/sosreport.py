@@ -24,7 +24,7 @@ SOS_FILES: list[tuple[str, str]] = [
     ("sos_commands/networking/ip_address", "ip-link"),
     ("sos_commands/networking/brctl_show", "brctl-show"),
 ]
-_PER_INTERFACE = re.compile(r"^ethtool_-([kc])_([A-Za-z0-9_.:-]+)$")
+_PER_INTERFACE = re.compile(r"^ethtool_-([kci])_([A-Za-z0-9_.:-]+)$")
 
 
 _HOSTNAME_FILES = ("sos_commands/general/hostname", "sos_commands/host/hostname", "etc/hostname")

@@ -33,6 +33,7 @@ _BY_PREFIX: list[tuple[str, str]] = [
     ("host.pci_cards", "lspci -vv"),
     ("bridge.", "brctl show and ip -o link"),
     ("interface.", "ethtool -k of each interface"),
+    ("pci-card.ports_up", "ethtool -i of each interface and ip -o link"),
     ("pci-card.", "lspci -vv"),
     ("host.lan_interfaces", "lanscan; lanscan -q (or nwmgr on 11i v3)"),
     ("host.hpux_release", "uname -a"),
@@ -88,7 +89,7 @@ _PLAN_KEYS: list[tuple[str, str]] = [
 
 _FAMILY = {"ldm-list-l": "ldm list -l", "ldm-list-l-p": "ldm list -l", "ndd-tcp": "ndd -get /dev/tcp",
            "ipadm-show-prop-tcp": "ipadm show-prop tcp", "kstat-p": "kstat -p", "sysctl-net": "sysctl -a",
-           "ip-link": "ip -o link", "etc-system": "/etc/system", "ethtool-k": "ethtool -k", "ethtool-c": "ethtool -c",
+           "ip-link": "ip -o link", "etc-system": "/etc/system", "ethtool-k": "ethtool -k", "ethtool-c": "ethtool -c", "ethtool-i": "ethtool -i",
            "nwmgr-vmtu": "nwmgr -g -A vmtu", "nwmgr-attrs": "nwmgr -g -A all", "lanadmin-vmtu": "lanadmin -x vmtu",
            "dladm-show-phys": "dladm show-phys", "dladm-show-linkprop": "dladm show-linkprop",
            "lanscan": "lanscan", "lanscan-v": "lanscan", "nwmgr": "nwmgr", "lspci-vv": "lspci -vv",

@@ -32,6 +32,7 @@ def build(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> No
             facts.evidence["ip_forward"] = _ev(files, "sysctl-net", (v4 or v6)[1])  # type: ignore[index]
     if (pci := parsed.get("lspci-vv")) is not None:
         facts.pci_cards = _pci_cards(pci, files)
+        _ports_up(facts.pci_cards, pci, parsed, files, links if "ip-link" in parsed else None)
 
 
 def _xen(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> None:
@@ -203,6 +204,41 @@ def _pci_cards(functions: list, files: dict[str, str]) -> list[PciCard]:
         card.functions_in_use += 1 if fn.driver else 0
         card.evidence.setdefault("functions_in_use", _ev(files, "lspci-vv", fn.line))
     return sorted(cards.values(), key=lambda c: c.card)
+
+
+def pci_address(text: str) -> str:
+    """`03:00.0` and `0000:03:00.0` name one function: lspci leaves out domain 0000."""
+    text = text.strip().lower()
+    return text if text.count(":") == 2 else f"0000:{text}"
+
+
+def _ports_up(cards: list[PciCard], functions: list, parsed: dict[str, Any], files: dict[str, str],
+              links: dict | None) -> None:
+    """How many of each card's ports have link: each PCI function's interface
+    (ethtool -i's bus-info names it) as ip link shows it (LOWER_UP: carrier).
+    A function with no driver bound has no link here. Unknown when a bound
+    function's interface, or its link state, was not captured (no ethtool -i;
+    a function given to a guest)."""
+    by_address: dict[str, tuple[str, str]] = {}
+    for cid, info in parsed.items():
+        if cid.startswith("ethtool-i@") and info.bus_info:
+            by_address[pci_address(info.bus_info)] = (cid.split("@", 1)[1], _ev(files, cid, info.line))
+    for card in cards:
+        up, known, where = 0, True, []
+        for fn in (f for f in functions if f.card == card.card):
+            if not fn.driver:
+                continue
+            iface = by_address.get(pci_address(fn.address))
+            link = links.get(iface[0]) if iface is not None and links is not None else None
+            if iface is None or link is None:
+                known = False
+                continue
+            if "LOWER_UP" in link.flags or (link.state or "").upper() == "UP":
+                up += 1
+                where += [iface[1], _ev(files, "ip-link", link.line)]
+        card.ports_up = up if known else None
+        if where:
+            card.evidence["ports_up"] = ", ".join(where)
 
 
 def _off_dom0(cpus: set[int] | None, dom0: set[int], nr: int | None) -> set[int]:

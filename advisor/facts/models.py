@@ -312,6 +312,7 @@ class PciCard(Fact):
     link_width: int | None = None  # negotiated lanes (LnkSta)
     link_gbps: float | None = None  # usable Gbit/s per direction: GT/s x lanes x 8b/10b (below 8 GT/s) or 128b/130b
     functions_in_use: int = 0  # with a kernel driver bound
+    ports_up: int | None = None  # functions whose interface has link (ethtool -i bus-info, ip link LOWER_UP)
 
 
 class HostFacts(Fact):

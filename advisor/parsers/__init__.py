@@ -66,6 +66,7 @@ PARSERS: dict[str, Parser] = {
     "brctl-show": _text("linux_net", "parse_brctl"),
     "ip-link": _text("linux_net", "parse_ip_link"),
     "ethtool-k": _text("linux_net", "parse_ethtool_k"),
+    "ethtool-i": _text("linux_net", "parse_ethtool_i"),
     "ethtool-c": _text("linux_net", "parse_ethtool_c"),
     "sysctl-net": _text("linux_net", "parse_sysctl"),
     "lspci-vv": _text("linux_net", "parse_lspci"),

@@ -1,5 +1,5 @@
 """Linux host and dom0 network outputs: `brctl show`, `ip -o link` / `ip link`,
-`ethtool -k` / `ethtool -c`, `sysctl -a` (net.), `lspci -vv`."""
+`ethtool -k` / `ethtool -c` / `ethtool -i`, `sysctl -a` (net.), `lspci -vv`."""
 
 from __future__ import annotations
 
@@ -129,6 +129,43 @@ def parse_ethtool_k(text: str) -> dict[str, Feature]:
     if not features and not unknown:
         raise ParseError("no features listed")
     return features
+
+
+@dataclass
+class DriverInfo:
+    """`ethtool -i IF`: the interface's driver and, for a PCI device, its
+    function's address (`bus-info: 0000:04:00.1`)."""
+
+    driver: str | None
+    bus_info: str | None
+    line: int  # of bus-info, else of driver
+
+
+_INFO_LINE = re.compile(r"^([a-z][a-z-]*):(?:\s+(.*))?$")
+_INFO_KEYS = ("driver", "version", "firmware-version", "expansion-rom-version", "bus-info")
+
+
+def parse_ethtool_i(text: str) -> DriverInfo:
+    """`key: value` lines (driver, version, firmware-version, bus-info,
+    supports-...), the value possibly empty; older ethtool prints fewer keys.
+    A device with no driver information (the loopback) says `Cannot get
+    driver information: ...`: nothing known, not an error."""
+    found: dict[str, tuple[str, int]] = {}
+    for ln in numbered(text):
+        s = ln.text.strip()
+        if not s:
+            continue
+        if s.startswith("Cannot get driver information") and not found:
+            return DriverInfo(None, None, ln.number)
+        m = _INFO_LINE.match(s)
+        if not m or not (m.group(1) in _INFO_KEYS or m.group(1).startswith("supports-")):
+            raise ParseError(f"not an 'ethtool -i' line ('driver: ...', 'bus-info: ...'): {s[:40]!r}", line=ln.number)
+        found.setdefault(m.group(1), ((m.group(2) or "").strip(), ln.number))
+    if "driver" not in found:
+        raise ParseError("no 'driver:' line")
+    driver, at = found["driver"]
+    bus = found.get("bus-info")
+    return DriverInfo(driver or None, (bus[0] or None) if bus else None, bus[1] if bus else at)
 
 
 def parse_ethtool_c(text: str) -> dict[str, tuple[str, int]]:

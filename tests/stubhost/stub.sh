@@ -61,6 +61,7 @@ case "$tool $*" in
 "lspci -vv") serve lspci-vv.txt ;;
 "xl "*|"xm "*) serve "$tool-`echo "$*" | tr ' ' '-'`.txt" ;;
 "ethtool -k "*) serve "ethtool-k@$2.txt" ;;
+"ethtool -i "*) serve "ethtool-i@$2.txt" ;;
 "lanscan ") grep -v '^[0-9 ]*$' "$host/lanscan.txt" ;;
 "lanscan -q") grep '^[0-9][0-9 ]*$' "$host/lanscan.txt" ;;
 "lanscan -v") serve lanscan-v.txt ;;

@@ -131,6 +131,7 @@ run xl-list xl-list.txt 'xl list' 'xl list' 'xm list' 'xm list' xm-list.txt xm-l
 run xl-vcpu-list xl-vcpu-list.txt 'xl vcpu-list' 'xl vcpu-list' 'xm vcpu-list' 'xm vcpu-list' xm-vcpu-list.txt xm-vcpu-list
 run_items ethtool-k 'for i in `ip -o link | awk -F'"'"': '"'"' '"'"'{print $2}'"'"' | sed '"'"'s/@.*//'"'"'`; do echo \"@@advisor $i\"; ethtool -k \"$i\" 2>&1; echo \"@@advisor-exit $?\"; done' 'for i in `ip -o link | awk -F'"'"': '"'"' '"'"'{print $2}'"'"' | sed '"'"'s/@.*//'"'"'`; do echo "@@advisor $i"; ethtool -k "$i" 2>&1; echo "@@advisor-exit $?"; done'
 run_items ethtool-c 'for i in `ip -o link | awk -F'"'"': '"'"' '"'"'{print $2}'"'"' | sed '"'"'s/@.*//'"'"'`; do echo \"@@advisor $i\"; ethtool -c \"$i\" 2>&1; echo \"@@advisor-exit $?\"; done' 'for i in `ip -o link | awk -F'"'"': '"'"' '"'"'{print $2}'"'"' | sed '"'"'s/@.*//'"'"'`; do echo "@@advisor $i"; ethtool -c "$i" 2>&1; echo "@@advisor-exit $?"; done'
+run_items ethtool-i 'for i in `ip -o link | awk -F'"'"': '"'"' '"'"'{print $2}'"'"' | sed '"'"'s/@.*//'"'"'`; do echo \"@@advisor $i\"; ethtool -i \"$i\" 2>&1; echo \"@@advisor-exit $?\"; done' 'for i in `ip -o link | awk -F'"'"': '"'"' '"'"'{print $2}'"'"' | sed '"'"'s/@.*//'"'"'`; do echo "@@advisor $i"; ethtool -i "$i" 2>&1; echo "@@advisor-exit $?"; done'
 
 if [ "$out" = "-" ]; then
 	echo "@@advisor-bundle $name-$stamp.tar.gz"
