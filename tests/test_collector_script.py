@@ -96,6 +96,9 @@ def test_xen_script_falls_back_to_xm_and_splits_interfaces(tmp_path: Path) -> No
     entries = {c["id"]: c for c in manifest["commands"]}
     assert entries["xm-vcpu-list"]["file"] == "xm-vcpu-list.txt"
     assert entries["ethtool-k@lo"]["exit_status"] == 0
+    with tarfile.open(tarball) as tar:  # per-interface outputs are checked like the others
+        lo = tar.extractfile("ovs-dom0/ethtool-k@lo.txt").read()
+    assert entries["ethtool-k@lo"]["sha256"] == __import__("hashlib").sha256(lo).hexdigest()
     failed = [c for i, c in entries.items() if i.startswith("ethtool-c@")]
     assert failed and all(c["file"] is None and c["exit_status"] == 127 and "not found" in c["stderr"] for c in failed)
     review = json.loads(run_cli("review", str(tarball), "-f", "json").stdout)["hosts"][0]

@@ -116,7 +116,17 @@ run_items() {
 		line = $0; gsub(/["\\]/, "'"'"'", line)
 		if (lines <= 20) text = text (lines > 1 ? "\\n" : "") line
 	}
-	END { flush() }' "$work/items" >> "$manifest"
+	END { flush() }' "$work/items" > "$work/entries"
+	echo "-- -" > "$work/hashes"  # never empty: awk tells its two files apart by it
+	for f in "$dir/$id"@*.txt; do
+		[ -f "$f" ] && echo "`basename "$f"` `hash256 "$f"`" >> "$work/hashes"
+	done
+	awk 'NR == FNR { sha[$1] = $2; next }
+	match($0, /, file: [^,]*, command:/) {
+		f = substr($0, RSTART + 8, RLENGTH - 18)
+		if ((f in sha) && sha[f] != "") sub(/}$/, ", sha256: " sha[f] "}")
+	}
+	{ print }' "$work/hashes" "$work/entries" >> "$manifest"
 }
 
 
