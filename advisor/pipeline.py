@@ -58,7 +58,9 @@ def _status(errors: list[str], findings: list, results: list) -> str:
 
 def review_capture(capture: Capture, engine: Engine) -> HostReport:
     if capture.not_collected is not None:
-        return unreachable(capture.host, capture.source, capture.not_collected)
+        report = unreachable(capture.host, capture.source, capture.not_collected)
+        report.collected_at = capture.collected_at  # when the attempt failed
+        return report
     try:
         return review_with_facts(capture, engine)[0]
     except Exception as exc:  # noqa: BLE001 - one host's odd values must not cost the fleet its report
@@ -85,7 +87,7 @@ def review_with_facts(capture: Capture, engine: Engine) -> tuple[HostReport, Hos
         not_collected=not_collected, unused=[origins.locate_evidence(u, capture.origins) for u in built.unused],
         skipped=capture.skipped,
         incomplete=[m.command or m.command_id for m in capture.missing.values() if m.unfinished],
-        waived=accepted.waived, expired_waivers=accepted.expired,
+        waived=accepted.waived, expired_waivers=accepted.expired, collected_at=capture.collected_at,
     )
     report.plan = (simulate.proven(lambda held: changeplan.build(accepted.findings, built.facts, held), built.facts,
                                    report.score, report.findings,

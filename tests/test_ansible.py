@@ -304,6 +304,12 @@ def test_the_bundle_is_read_back_from_base64_or_uuencode_and_damage_is_refused(b
         bundle.decode(f"@@advisor-bundle {name}\n@@advisor-encoding base64\n{b64}\n")
     with pytest.raises(bundle.BundleError, match="damaged"):
         bundle.decode(f"@@advisor-bundle {name}\n@@advisor-encoding base64\n!!{b64}\n@@advisor-end\n")
+    damaged = bytearray(data)
+    damaged[-8] ^= 0xFF  # the gzip trailer's checksum: zlib.error, not the tar reader's
+    with pytest.raises(bundle.BundleError, match="not a whole gzip stream"):
+        bundle.check(bytes(damaged), name)
+    with pytest.raises(bundle.BundleError, match="not a whole gzip stream"):
+        bundle.check(b"PK\x03\x04 a zip, not gzip", name)
     escaping = _bundle("web1", {"manifest.yaml": b"", "/etc/cron.d/x": b"boom"})
     with pytest.raises(bundle.BundleError, match="outside its folder"):
         bundle.check(escaping, name)

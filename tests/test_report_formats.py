@@ -341,3 +341,22 @@ def test_json_junit_and_sarif_point_each_finding_at_the_same_plan_steps() -> Non
     assert [numbered[int(n) - 1]["command"] for n in cores["plan_steps"]] == ["ldm set-core 4 primary"]
     junit = run_cli("review", str(UNTUNED), "-f", "junit").stdout
     assert f"fix: plan step {', '.join(cores['plan_steps'])}" in junit and "ldm set-core 1 primary" not in junit
+
+
+def test_every_view_says_when_a_bundle_was_collected(tmp_path: Path) -> None:
+    """A bundle's age matters: last month's capture is not today's host."""
+    tuned = str(CAPTURES / "s11-guest-tuned")  # its manifest: collected_at 2026-11-20T10:00:00Z
+    assert "collected 2026-11-20 10:00 UTC" in run_cli("review", tuned).stdout
+    out = tmp_path / "r"
+    assert run_cli("review", tuned, "-f", "json,markdown,html", "-o", f"{out}/").returncode == 0
+    [host] = json.loads((out / "report.json").read_text())["hosts"]
+    assert host["collected_at"] == "2026-11-20T10:00:00Z"
+    assert "Collected 2026-11-20 10:00 UTC." in (out / "report.md").read_text()
+    assert "(collected 2026-11-20 10:00 UTC)" in (out / "report.html").read_text()
+    failed = tmp_path / "down-01"
+    failed.mkdir()
+    (failed / "manifest.yaml").write_text('format: advisor-capture/1\nhost: down-01\ncollected_at: "2026-11-26T23:10:00Z"\n'
+                                          'not_collected: "unreachable: Connection refused"\ncommands: []\n')
+    shown = run_cli("review", str(failed)).stdout
+    assert "collected 2026-11-26 23:10 UTC" in shown and "Connection refused" in shown
+    assert "collected" not in run_cli("review", str(CAPTURES / "t5-primary-untuned")).stdout.split("HIGH")[0]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
@@ -56,6 +58,7 @@ class Capture:
     skipped: list[str] = field(default_factory=list)  # text of a pasted file that is not an output advisor reads
     origins: dict = field(default_factory=dict)  # a pasted output's display name -> the lines it came from
     not_collected: str | None = None  # a bundle that records why its host could not be collected
+    collected_at: datetime | None = None  # when its manifest says the bundle was collected (or the attempt failed)
 
     def __post_init__(self) -> None:
         self.host, self.source = readable(self.host), readable(self.source)

@@ -242,6 +242,7 @@ def load_bundle(root: Path, shown: str, host: str, shown_prefix: str | None = No
             man = manifest_mod.load(manifest_path, show(manifest_path))
             capture.host = man.host or host
             capture.not_collected = man.not_collected
+            capture.collected_at = man.collected_at
             for entry in man.commands:
                 _add_manifest_entry(capture, root, entry, show)
                 if entry.file:

@@ -147,10 +147,14 @@ def _node(h: HostReport) -> str:
     return f"node {_e(h.detected.nodename)}; " if h.detected.nodename else ""
 
 
+def _collected(h: HostReport) -> str:
+    return f" (collected {h.collected})" if h.collected else ""
+
+
 def _host(h: HostReport) -> str:
     score = "-" if h.score is None else f"{h.score:g}"
     parts = [f'<section id="{_anchor(h)}"><h2>{_e(h.host)} <span class="muted">score {score}/100</span></h2>',
-             f'<p class="muted">{_node(h)}{_e(h.source)}; {h.counts.passed} passed, {h.counts.failed} failed, '
+             f'<p class="muted">{_node(h)}{_e(h.source)}{_collected(h)}; {h.counts.passed} passed, {h.counts.failed} failed, '
              f"{h.counts.unknown} unknown, {h.counts.not_applicable} not applicable</p>"]
     parts += [f'<p class="gate-failed">error: {_e(e)}</p>' for e in h.errors]
     for sev in SEVERITIES:

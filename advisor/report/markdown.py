@@ -41,6 +41,7 @@ def render(report: Report) -> str:
         out += ["", f"> error: {inline(e)}"]
     for h in report.hosts:
         out += ["", f"## {inline(h.host)}", ""]
+        out += [f"Collected {h.collected}.", ""] if h.collected else []
         out += [f"> error: {inline(e)}" for e in h.errors]
         if not h.findings:
             out.append("No findings.")

@@ -1,6 +1,7 @@
 """The report every renderer reads. Field names are a contract (DESIGN.md)."""
 
 import re
+from datetime import datetime, timezone
 from typing import Literal
 
 from pydantic import BaseModel
@@ -294,6 +295,15 @@ class HostReport(BaseModel):
     expired_waivers: list[str] = []  # waivers past their date: they no longer apply
     baseline: BaselineNote | None = None
     plan: ChangePlan | None = None
+    collected_at: datetime | None = None  # when the bundle was collected, as its manifest says
+
+    @property
+    def collected(self) -> str | None:
+        """The collection time as reports show it: `2026-11-20 10:02 UTC`."""
+        if self.collected_at is None:
+            return None
+        at = self.collected_at.astimezone(timezone.utc) if self.collected_at.tzinfo else self.collected_at
+        return at.strftime("%Y-%m-%d %H:%M UTC")
 
     def finding_counts(self) -> dict[str, int]:
         """Findings per severity, critical first."""

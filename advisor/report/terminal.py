@@ -107,7 +107,8 @@ def _header(h: HostReport, out: Output) -> None:
         f"no check could be evaluated; {c.unknown} unknown"
     out.text((h.host, "bold"), f"  {h.platform}  score ", (score, "bold"), f"  ({basis})")
     found = ", ".join(f"{n} {sev}" for sev, n in h.finding_counts().items() if n) or "none"
-    _fields(out, [("detected", _detected(h)), ("findings", found), ("source", h.source)])
+    collected = [("collected", h.collected)] if h.collected else []
+    _fields(out, [("detected", _detected(h)), ("findings", found), ("source", h.source)] + collected)
 
 
 def _fields(out: Output, rows: list[tuple[str, str]], style: str = "") -> None:

@@ -127,7 +127,10 @@ def check(data: bytes, name: str) -> None:
     for offset in range(0, len(data), 1 << 16):
         pending = data[offset:offset + (1 << 16)]
         while pending:  # at most 1 MiB out at a time: a 64 KiB piece of zeros inflates to 64 MiB
-            size += len(inflater.decompress(pending, 1 << 20))
+            try:
+                size += len(inflater.decompress(pending, 1 << 20))
+            except zlib.error as exc:  # not gzip, or its checksum or length is wrong
+                raise BundleError(f"the bundle is not a whole gzip stream ({exc})") from None
             if size > MAX_BUNDLE_BYTES:
                 raise BundleError(f"the bundle unpacks to more than {MAX_BUNDLE_BYTES >> 30} GiB")
             pending = inflater.unconsumed_tail
@@ -215,9 +218,11 @@ class ActionModule(ActionBase):
                 result.update(failed=True, msg=f"not collected: {reason}")
                 return result
             return self._uncollected(result, reason)
-        except BaseException as exc:  # the task's `timeout`: its class is internal to each Ansible release
-            if "Timeout" in type(exc).__name__:
-                self._record(path, host, f"the collection timed out after {self._task.timeout} s")
+        except BaseException as exc:  # the task's `timeout` (its class is internal to each Ansible release), or a bug
+            # whatever stopped it, last run's bundle must not be reviewed as this run's
+            self._record(path, host, f"the collection timed out after {self._task.timeout} s"
+                         if "Timeout" in type(exc).__name__ else
+                         f"the collection failed ({type(exc).__name__}: {first_words(str(exc))})")
             raise
         finally:
             self._clean_up()
