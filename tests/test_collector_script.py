@@ -104,3 +104,50 @@ def test_xen_script_falls_back_to_xm_and_splits_interfaces(tmp_path: Path) -> No
     review = json.loads(run_cli("review", str(tarball), "-f", "json").stdout)["hosts"][0]
     assert review["errors"] == [] and review["platform"] == "linux"
     assert "ethtool-k@lo" in review["detected"]["inputs"] and "xm-vcpu-list" in review["detected"]["inputs"]
+
+
+def _run_script(tmp_path: Path, text: str, env: dict[str, str]) -> tuple[subprocess.CompletedProcess[str], dict]:
+    path = tmp_path / "collect.sh"
+    path.write_text(text)
+    (tmp_path / "out").mkdir()
+    run = subprocess.run(["dash", str(path)], env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    [tarball] = (tmp_path / "out").glob("*.tar.gz")
+    with tarfile.open(tarball) as tar:
+        manifest = __import__("yaml").safe_load(tar.extractfile(f"{tar.getnames()[0].split('/')[0]}/manifest.yaml"))
+    return run, {c["id"]: c for c in manifest["commands"]}
+
+
+def test_a_command_that_hangs_is_stopped_and_the_bundle_keeps_the_rest(tmp_path: Path) -> None:
+    env = _stub_host(tmp_path, CAPTURES / "s11-guest-untuned")
+    (tmp_path / "stub" / "hosts" / "127.0.0.2" / ".slow").write_text("30")
+    _run, entries = _run_script(tmp_path, script.render("solaris"), {**env, "ADVISOR_COMMAND_TIMEOUT": "2"})
+    assert entries["kstat-p"]["exit_status"] is None and entries["kstat-p"]["stderr"] == "timed out after 2 s"
+    assert entries["uname-a"]["exit_status"] == 0 and entries["dladm-show-phys"]["file"] == "dladm-show-phys.txt"
+    [tarball] = (tmp_path / "out").glob("*.tar.gz")
+    res = run_cli("review", str(tarball), "-f", "json")
+    assert res.returncode == 3  # incomplete, as a live collection that timed out
+    assert "kstat -p" in json.loads(res.stdout)["hosts"][0]["incomplete"]
+
+
+def test_an_output_past_the_limit_is_not_kept_and_no_more_is_written(tmp_path: Path) -> None:
+    """ulimit -f stops the writer: the host's disk and the reader's memory stay bounded."""
+    env = _stub_host(tmp_path, CAPTURES / "s11-guest-untuned")
+    (tmp_path / "stub" / "hosts" / "127.0.0.2" / ".huge").write_text("5000000")
+    text = script.render("solaris")
+    small = text.replace(f'"$dir/$file" {script.MAX_OUTPUT_BYTES} ', '"$dir/$file" 1048576 ')
+    assert small != text
+    _run, entries = _run_script(tmp_path, small, env)
+    assert entries["kstat-p"]["file"] is None and entries["kstat-p"]["stderr"] == "more than 1048576 bytes of output; not kept"
+    assert entries["uname-a"]["exit_status"] == 0
+
+
+def test_a_bundle_too_big_to_send_as_text_says_so(tmp_path: Path) -> None:
+    env = {**_stub_host(tmp_path, CAPTURES / "s11-guest-untuned"), "ADVISOR_OUT": "-"}
+    text = script.render("solaris").replace(f"-gt {script.MAX_SENT_BYTES} ", "-gt 100 ").replace(
+        f"more than the {script.MAX_SENT_BYTES} sent", "more than the 100 sent")
+    path = tmp_path / "collect.sh"
+    path.write_text(text)
+    run = subprocess.run(["dash", str(path)], env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 3 and "@@advisor-bundle" not in run.stdout
+    assert "more than the 100 sent as text: run the collector with ADVISOR_OUT=<folder>" in run.stderr

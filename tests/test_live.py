@@ -217,10 +217,11 @@ def test_the_command_table() -> None:
         # HP-UX
         "lanscan; lanscan -q", "lanscan -v", "[ `uname -r` = B.11.31 ] || exit 1; nwmgr",
     }
-    # Fixed loops over the host's own interfaces: ndd values, ethtool -k/-c, nwmgr vmtu and attributes, lanadmin vmtu.
-    assert len(loops) == 6 and all(
-        any(tool in line for tool in ("ndd -get /dev/tcp", "ethtool -k", "ethtool -c", "nwmgr -g -A vmtu", "nwmgr -g -A all",
-                                      "lanadmin -x vmtu"))
+    # Fixed loops over the host's own interfaces: ndd values, ethtool -k/-c/-i, nwmgr vmtu and attributes,
+    # lanadmin vmtu.
+    assert len(loops) == 7 and all(
+        any(tool in line for tool in ("ndd -get /dev/tcp", "ethtool -k", "ethtool -c", "ethtool -i", "nwmgr -g -A vmtu",
+                                      "nwmgr -g -A all", "lanadmin -x vmtu"))
         for line in loops)
     privileged = lines - plain
     assert {line for line in privileged if "ldm" in line} == {

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import yaml
 
+from advisor.collect.limits import MAX_PER_ITEM_BYTES
 from advisor import scratch
 from advisor.collect import allowlist
 from advisor.collect.ssh import CollectError, CommandTimeout, KnownHosts, Session, SshOptions, disk_error, resolve
@@ -210,7 +211,6 @@ def _collect(target: Target, options: SshOptions, dest: Path, privilege: str | N
 
 
 MAX_ITEMS = 1024  # interfaces a host's per-interface commands may report; a host lists far fewer
-MAX_PER_ITEM_BYTES = 16 << 20  # what a per-interface command may print in all: a few KiB an interface
 DETECT_BYTES = 4096  # `uname -s` prints a word
 
 

@@ -14,6 +14,7 @@ import shlex
 
 from advisor import __version__
 from advisor.collect import allowlist
+from advisor.collect.limits import COMMAND_TIMEOUT_S, MAX_OUTPUT_BYTES, MAX_PER_ITEM_BYTES
 from advisor.errors import InputError
 
 _HEADER = """#!/bin/sh
@@ -23,7 +24,8 @@ _HEADER = """#!/bin/sh
 # ADVISOR_OUT=- writes the bundle to standard output as text instead (base64, else
 # uuencode), between "@@advisor-bundle" and "@@advisor-end" lines, for a caller that
 # reads it there (the Ansible collection). ADVISOR_HOST names the host in the bundle
-# (default: uname -n).
+# (default: uname -n). ADVISOR_COMMAND_TIMEOUT stops a command after that many seconds
+# (default {timeout}); the bundle keeps what the others printed.
 PATH=$PATH:/usr/sbin:/usr/bin:/sbin:/bin:/opt/SUNWldm/bin:/usr/contrib/bin
 export PATH
 umask 077
@@ -37,6 +39,8 @@ case $host in
 esac
 stamp=`date -u +%Y%m%dT%H%M%SZ`
 out=${{ADVISOR_OUT:-.}}
+limit=${{ADVISOR_COMMAND_TIMEOUT:-{timeout}}}  # seconds a command may take, as advisor collect's --command-timeout
+case $limit in ''|*[!0-9]*) echo "ADVISOR_COMMAND_TIMEOUT=$limit: give whole seconds" >&2; exit 2 ;; esac
 work=${{TMPDIR:-/tmp}}/advisor.$$
 dir=$work/bundle/$name  # beside, never among, the scratch files (err, items, host)
 rm -rf "$work"
@@ -66,19 +70,39 @@ echo "collected_at: \\"`date -u +%Y-%m-%dT%H:%M:%SZ`\\"" >> "$manifest"
 echo "commands:" >> "$manifest"
 """
 
-_RUN = r"""# run ID FILE YAML-COMMAND COMMAND [FALLBACK YAML-FALLBACK FALLBACK-FILE FALLBACK-ID]:
+_RUN = r"""# bounded FILE MAX COMMAND: run it, its output into FILE and its errors into $work/err.
+# The output stops at about MAX bytes (ulimit -f), so the host's disk and the
+# caller's memory stay bounded; then it is not kept. The command is stopped after
+# $limit seconds, as advisor collect stops it. Sets status: the exit status, or
+# "null" when it never finished (timed out).
+bounded() {
+	rm -f "$work/timedout"
+	( ulimit -c 0; ulimit -f `expr $2 / 512`; exec sh -c "$3" ) > "$1" 2> "$work/err" &
+	pid=$!
+	( sleep $limit; echo x > "$work/timedout"; kill -TERM $pid; sleep 2; kill -KILL $pid ) > /dev/null 2>&1 &
+	dog=$!
+	wait $pid
+	status=$?
+	kill $dog 2> /dev/null
+	if [ -f "$work/timedout" ]; then
+		status=null; : > "$1"; echo "timed out after $limit s" > "$work/err"
+	elif [ `wc -c < "$1"` -ge $2 ]; then
+		: > "$1"; echo "more than $2 bytes of output; not kept" > "$work/err"
+		[ $status -eq 0 ] && status=1
+	fi
+}
+
+# run ID FILE YAML-COMMAND COMMAND [FALLBACK YAML-FALLBACK FALLBACK-FILE FALLBACK-ID]:
 # run it (or its fallback), keep the output and its manifest entry
 run() {
 	id=$1; file=$2; yaml_cmd=$3; cmd=$4
-	sh -c "$cmd" > "$dir/$file" 2> "$work/err"
-	status=$?
-	if [ $status -ne 0 ] && [ -n "$5" ]; then
+	bounded "$dir/$file" @@MAX_OUTPUT@@ "$cmd"
+	if [ "$status" != 0 ] && [ "$status" != null ] && [ -n "$5" ]; then
 		rm -f "$dir/$file"
 		cmd=$5; yaml_cmd=$6; file=$7; id=$8
-		sh -c "$cmd" > "$dir/$file" 2> "$work/err"
-		status=$?
+		bounded "$dir/$file" @@MAX_OUTPUT@@ "$cmd"
 	fi
-	if [ $status -eq 0 ] && [ -s "$dir/$file" ]; then
+	if [ "$status" = 0 ] && [ -s "$dir/$file" ]; then
 		printf '%s\n' "  - {id: $id, file: $file, command: \"$yaml_cmd\", exit_status: $status, stderr: \"`yaml_text $work/err`\", sha256: `hash256 $dir/$file`}" >> "$manifest"
 	else
 		rm -f "$dir/$file"
@@ -90,14 +114,12 @@ run() {
 # interfaces whose "@@MARKER@@NAME" sections become ID@NAME.txt files
 run_items() {
 	id=$1; yaml_cmd=$2; cmd=$3
-	sh -c "$cmd" > "$work/items" 2> "$work/err"
-	status=$?
-	if [ $status -ne 0 ] && [ -n "$4" ]; then
+	bounded "$work/items" @@MAX_ITEMS@@ "$cmd"
+	if [ "$status" != 0 ] && [ "$status" != null ] && [ -n "$4" ]; then
 		cmd=$4; yaml_cmd=$5; id=$6
-		sh -c "$cmd" > "$work/items" 2> "$work/err"
-		status=$?
+		bounded "$work/items" @@MAX_ITEMS@@ "$cmd"
 	fi
-	if [ $status -ne 0 ]; then
+	if [ "$status" != 0 ]; then
 		printf '%s\n' "  - {id: $id, file: null, command: \"$yaml_cmd\", exit_status: $status, stderr: \"`yaml_text $work/err`\"}" >> "$manifest"
 		return
 	fi
@@ -144,9 +166,15 @@ run_items() {
 """
 
 _FOOTER = """
-if [ "$out" = "-" ]; then
+if [ "$out" = "-" ]; then  # the caller holds it in memory: a bounded size, or a reason
+	(cd "$work/bundle" && tar cf - "$name") | gzip -c > "$work/bundle.tar.gz" || exit 1
+	size=`wc -c < "$work/bundle.tar.gz"`
+	if [ $size -gt @@MAX_SENT@@ ]; then
+		echo "the bundle is $size bytes compressed, more than the @@MAX_SENT@@ sent as text: run the collector with ADVISOR_OUT=<folder> on the host and copy its file" >&2
+		exit 3
+	fi
 	echo "@@advisor-bundle $name-$stamp.tar.gz"
-	(cd "$work/bundle" && tar cf - "$name") | gzip -c | encode || exit 1
+	encode < "$work/bundle.tar.gz" || exit 1
 	echo "@@advisor-end"
 	exit 0
 fi
@@ -165,6 +193,9 @@ encode() {
 """
 
 
+MAX_SENT_BYTES = 64 << 20  # a bundle printed as text (ADVISOR_OUT=-): a large T5's is a few tens of MiB
+
+
 def _yaml(text: str) -> str:
     """The inside of a YAML double-quoted string (JSON escapes are YAML escapes)."""
     return json.dumps(text)[1:-1]
@@ -176,8 +207,9 @@ def render(platform: str, privilege: str | None = None) -> str:
         known = ", ".join(sorted(by_name))
         raise InputError(f"--platform {platform}: this release writes collectors for {known}")
     run = (_RUN.replace("@@MARKER@@", allowlist.MARKER.strip() + " ").replace("@@EXIT@@", allowlist.EXIT_MARKER)
-           .replace("@@SKIP@@", str(len(allowlist.MARKER) + 1)))
-    lines = [_HEADER.format(version=__version__, platform=platform) + _ENCODE + run]
+           .replace("@@SKIP@@", str(len(allowlist.MARKER) + 1)).replace("@@MAX_OUTPUT@@", str(MAX_OUTPUT_BYTES))
+           .replace("@@MAX_ITEMS@@", str(MAX_PER_ITEM_BYTES)))
+    lines = [_HEADER.format(version=__version__, platform=platform, timeout=COMMAND_TIMEOUT_S) + _ENCODE + run]
     for c in by_name[platform]:
         line = allowlist.wrapped(c, c.line, privilege)
         fallback = allowlist.wrapped(c, c.fallback, privilege) if c.fallback else None
@@ -190,4 +222,4 @@ def render(platform: str, privilege: str | None = None) -> str:
         if fallback:
             args += [fallback, _yaml(fallback), f"{fallback_id}.txt", fallback_id]
         lines.append("run " + " ".join(shlex.quote(a) for a in args))
-    return "\n".join(lines) + "\n" + _FOOTER
+    return "\n".join(lines) + "\n" + _FOOTER.replace("@@MAX_SENT@@", str(MAX_SENT_BYTES))

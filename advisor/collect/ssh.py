@@ -22,9 +22,8 @@ import paramiko
 
 from advisor import datafile
 
+from advisor.collect.limits import MAX_OUTPUT_BYTES
 from advisor.errors import InputError
-
-MAX_OUTPUT_BYTES = 512 << 20
 
 
 class CollectError(Exception):

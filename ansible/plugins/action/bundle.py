@@ -44,6 +44,7 @@ ARGUMENTS = {
     "privilege": {"type": "str", "choices": ["none", "sudo", "pfexec"], "default": "none"},
     "fail_uncollected": {"type": "bool", "default": True},
     "host": {"type": "str"},
+    "command_timeout": {"type": "int", "default": 300},
 }
 
 
@@ -220,9 +221,11 @@ class ActionModule(ActionBase):
             return self._uncollected(result, reason)
         except BaseException as exc:  # the task's `timeout` (its class is internal to each Ansible release), or a bug
             # whatever stopped it, last run's bundle must not be reviewed as this run's
-            self._record(path, host, f"the collection timed out after {self._task.timeout} s"
-                         if "Timeout" in type(exc).__name__ else
+            timed_out = "Timeout" in type(exc).__name__
+            self._record(path, host, f"the collection timed out after {self._task.timeout} s" if timed_out else
                          f"the collection failed ({type(exc).__name__}: {first_words(str(exc))})")
+            if timed_out:
+                self._hang_up()
             raise
         finally:
             self._clean_up()
@@ -248,7 +251,8 @@ class ActionModule(ActionBase):
         remote = shell.join_path(shell.tmpdir, "advisor-collect.sh")
         self._transfer_file(script, remote)
         self._fixup_perms2((shell.tmpdir, remote), execute=False)
-        env = shell.env_prefix(ADVISOR_OUT="-", ADVISOR_HOST=host)
+        env = shell.env_prefix(ADVISOR_OUT="-", ADVISOR_HOST=host,
+                               ADVISOR_COMMAND_TIMEOUT=str(max(1, args["command_timeout"])))
         ran = self._low_level_execute_command(f"{env} /bin/sh {shell.quote(remote)}", sudoable=True)
         stdout, stderr = to_text(ran.get("stdout", "")), to_text(ran.get("stderr", ""))
         if ran.get("rc") != 0:  # under become's terminal, the script's stderr arrives in its stdout
@@ -257,6 +261,14 @@ class ActionModule(ActionBase):
         name, data = decode(stdout)
         check(data, name)
         return platform, data
+
+    def _hang_up(self) -> None:
+        """Closes the connection (an ssh master too): the host's shell gets its
+        hang-up and the collector its trap, which removes its scratch folder."""
+        try:
+            self._connection.reset()
+        except Exception:  # noqa: BLE001 - best effort: the task has failed already
+            pass
 
     def _clean_up(self) -> None:
         if self._connection._shell.tmpdir:

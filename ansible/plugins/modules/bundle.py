@@ -42,7 +42,16 @@ options:
   host:
     description: The host's name in the bundle and its file name; defaults to C(inventory_hostname).
     type: str
+  command_timeout:
+    description:
+      - Seconds one command may take on the host. The script stops a command past it and records it as
+        timed out; the bundle keeps what the others printed (C(advisor review) then exits 3, incomplete).
+        Keep it well under the task's C(timeout), which drops the whole host.
+    type: int
+    default: 300
 notes:
+  - The script keeps at most 512 MiB of one command's output (16 MiB for a per-interface command in all) and
+    prints at most 64 MiB of compressed bundle, so a host cannot exhaust the controller's memory.
   - Honours C(become) (C(sudo), or C(community.general.pfexec) on Solaris) for the whole script.
   - Check mode is not supported.
 attributes:

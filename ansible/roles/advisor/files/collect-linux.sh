@@ -5,7 +5,8 @@
 # ADVISOR_OUT=- writes the bundle to standard output as text instead (base64, else
 # uuencode), between "@@advisor-bundle" and "@@advisor-end" lines, for a caller that
 # reads it there (the Ansible collection). ADVISOR_HOST names the host in the bundle
-# (default: uname -n).
+# (default: uname -n). ADVISOR_COMMAND_TIMEOUT stops a command after that many seconds
+# (default 300); the bundle keeps what the others printed.
 PATH=$PATH:/usr/sbin:/usr/bin:/sbin:/bin:/opt/SUNWldm/bin:/usr/contrib/bin
 export PATH
 umask 077
@@ -19,6 +20,8 @@ case $host in
 esac
 stamp=`date -u +%Y%m%dT%H%M%SZ`
 out=${ADVISOR_OUT:-.}
+limit=${ADVISOR_COMMAND_TIMEOUT:-300}  # seconds a command may take, as advisor collect's --command-timeout
+case $limit in ''|*[!0-9]*) echo "ADVISOR_COMMAND_TIMEOUT=$limit: give whole seconds" >&2; exit 2 ;; esac
 work=${TMPDIR:-/tmp}/advisor.$$
 dir=$work/bundle/$name  # beside, never among, the scratch files (err, items, host)
 rm -rf "$work"
@@ -54,19 +57,39 @@ encode() {
 	fi
 }
 
+# bounded FILE MAX COMMAND: run it, its output into FILE and its errors into $work/err.
+# The output stops at about MAX bytes (ulimit -f), so the host's disk and the
+# caller's memory stay bounded; then it is not kept. The command is stopped after
+# $limit seconds, as advisor collect stops it. Sets status: the exit status, or
+# "null" when it never finished (timed out).
+bounded() {
+	rm -f "$work/timedout"
+	( ulimit -c 0; ulimit -f `expr $2 / 512`; exec sh -c "$3" ) > "$1" 2> "$work/err" &
+	pid=$!
+	( sleep $limit; echo x > "$work/timedout"; kill -TERM $pid; sleep 2; kill -KILL $pid ) > /dev/null 2>&1 &
+	dog=$!
+	wait $pid
+	status=$?
+	kill $dog 2> /dev/null
+	if [ -f "$work/timedout" ]; then
+		status=null; : > "$1"; echo "timed out after $limit s" > "$work/err"
+	elif [ `wc -c < "$1"` -ge $2 ]; then
+		: > "$1"; echo "more than $2 bytes of output; not kept" > "$work/err"
+		[ $status -eq 0 ] && status=1
+	fi
+}
+
 # run ID FILE YAML-COMMAND COMMAND [FALLBACK YAML-FALLBACK FALLBACK-FILE FALLBACK-ID]:
 # run it (or its fallback), keep the output and its manifest entry
 run() {
 	id=$1; file=$2; yaml_cmd=$3; cmd=$4
-	sh -c "$cmd" > "$dir/$file" 2> "$work/err"
-	status=$?
-	if [ $status -ne 0 ] && [ -n "$5" ]; then
+	bounded "$dir/$file" 536870912 "$cmd"
+	if [ "$status" != 0 ] && [ "$status" != null ] && [ -n "$5" ]; then
 		rm -f "$dir/$file"
 		cmd=$5; yaml_cmd=$6; file=$7; id=$8
-		sh -c "$cmd" > "$dir/$file" 2> "$work/err"
-		status=$?
+		bounded "$dir/$file" 536870912 "$cmd"
 	fi
-	if [ $status -eq 0 ] && [ -s "$dir/$file" ]; then
+	if [ "$status" = 0 ] && [ -s "$dir/$file" ]; then
 		printf '%s\n' "  - {id: $id, file: $file, command: \"$yaml_cmd\", exit_status: $status, stderr: \"`yaml_text $work/err`\", sha256: `hash256 $dir/$file`}" >> "$manifest"
 	else
 		rm -f "$dir/$file"
@@ -78,14 +101,12 @@ run() {
 # interfaces whose "@@advisor NAME" sections become ID@NAME.txt files
 run_items() {
 	id=$1; yaml_cmd=$2; cmd=$3
-	sh -c "$cmd" > "$work/items" 2> "$work/err"
-	status=$?
-	if [ $status -ne 0 ] && [ -n "$4" ]; then
+	bounded "$work/items" 16777216 "$cmd"
+	if [ "$status" != 0 ] && [ "$status" != null ] && [ -n "$4" ]; then
 		cmd=$4; yaml_cmd=$5; id=$6
-		sh -c "$cmd" > "$work/items" 2> "$work/err"
-		status=$?
+		bounded "$work/items" 16777216 "$cmd"
 	fi
-	if [ $status -ne 0 ]; then
+	if [ "$status" != 0 ]; then
 		printf '%s\n' "  - {id: $id, file: null, command: \"$yaml_cmd\", exit_status: $status, stderr: \"`yaml_text $work/err`\"}" >> "$manifest"
 		return
 	fi
@@ -143,9 +164,15 @@ run_items ethtool-k 'for i in `ip -o link | awk -F'"'"': '"'"' '"'"'{print $2}'"
 run_items ethtool-c 'for i in `ip -o link | awk -F'"'"': '"'"' '"'"'{print $2}'"'"' | sed '"'"'s/@.*//'"'"'`; do echo \"@@advisor $i\"; ethtool -c \"$i\" 2>&1; echo \"@@advisor-exit $?\"; done' 'for i in `ip -o link | awk -F'"'"': '"'"' '"'"'{print $2}'"'"' | sed '"'"'s/@.*//'"'"'`; do echo "@@advisor $i"; ethtool -c "$i" 2>&1; echo "@@advisor-exit $?"; done'
 run_items ethtool-i 'for i in `ip -o link | awk -F'"'"': '"'"' '"'"'{print $2}'"'"' | sed '"'"'s/@.*//'"'"'`; do echo \"@@advisor $i\"; ethtool -i \"$i\" 2>&1; echo \"@@advisor-exit $?\"; done' 'for i in `ip -o link | awk -F'"'"': '"'"' '"'"'{print $2}'"'"' | sed '"'"'s/@.*//'"'"'`; do echo "@@advisor $i"; ethtool -i "$i" 2>&1; echo "@@advisor-exit $?"; done'
 
-if [ "$out" = "-" ]; then
+if [ "$out" = "-" ]; then  # the caller holds it in memory: a bounded size, or a reason
+	(cd "$work/bundle" && tar cf - "$name") | gzip -c > "$work/bundle.tar.gz" || exit 1
+	size=`wc -c < "$work/bundle.tar.gz"`
+	if [ $size -gt 67108864 ]; then
+		echo "the bundle is $size bytes compressed, more than the 67108864 sent as text: run the collector with ADVISOR_OUT=<folder> on the host and copy its file" >&2
+		exit 3
+	fi
 	echo "@@advisor-bundle $name-$stamp.tar.gz"
-	(cd "$work/bundle" && tar cf - "$name") | gzip -c | encode || exit 1
+	encode < "$work/bundle.tar.gz" || exit 1
 	echo "@@advisor-end"
 	exit 0
 fi
