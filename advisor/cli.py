@@ -175,6 +175,7 @@ def _live_setup(hosts, port, identity, hosts_file, inventory, accept_new, known_
     options = SshOptions(ssh_config=ssh_config, known_hosts=known_hosts, accept_new_host_keys=accept_new,
                          identity=identity, port=port, connect_timeout=connect_timeout, command_timeout=command_timeout,
                          config_exec=config_exec)
+    options.check_files()
     return targets, options, "sudo" if sudo else "pfexec" if pfexec else None
 
 

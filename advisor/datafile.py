@@ -11,7 +11,9 @@ line, like a syntax error."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -25,25 +27,48 @@ MAX_DEPTH = 64
 MAX_NODES = 1_000_000
 
 
-def _size_ok(path: Path, limit: int, error: type[AdvisorError], shown: str) -> None:
+NOT_REGULAR = "not a regular file (a device, FIFO or socket); not read"
+
+
+def regular(path: Path, error: type[AdvisorError], shown: str) -> os.stat_result:
+    """The file's status, when it is a regular file (followed through links);
+    else the error, in one line: a FIFO would block a read, a device never ends."""
     try:
-        size = path.stat().st_size
+        info = os.stat(path)
     except OSError as exc:
         raise error(f"{shown}: cannot read ({exc.strerror})") from None
-    if size > limit:
-        raise error(f"{shown}: {size:,} bytes, more than the {limit >> 20} MiB advisor reads in such a file; refused")
+    if not stat.S_ISREG(info.st_mode):
+        raise error(f"{shown}: {'a folder, not a file' if stat.S_ISDIR(info.st_mode) else NOT_REGULAR}")
+    return info
+
+
+def read_bytes(path: Path, error: type[AdvisorError], shown: str, limit: int) -> bytes:
+    """A file the user named, read whole: a regular file, at most `limit`
+    bytes, counted as read (a file in /proc says it holds none)."""
+    info = regular(path, error, shown)
+    try:
+        if info.st_size > limit:
+            raise error(f"{shown}: {info.st_size:,} bytes, more than the {limit >> 20} MiB advisor reads in such a "
+                        f"file; refused")
+        with open(path, "rb") as fh:
+            data = fh.read(limit + 1)
+    except OSError as exc:
+        raise error(f"{shown}: cannot read ({exc.strerror})") from None
+    if len(data) > limit:
+        raise error(f"{shown}: more than the {limit >> 20} MiB advisor reads in such a file; refused")
+    return data
 
 
 def load_json(path: Path, error: type[AdvisorError], what: str) -> Any:
-    _size_ok(path, MAX_JSON_BYTES, error, str(path))
+    data = read_bytes(path, error, str(path), MAX_JSON_BYTES)
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise error(f"{path}: cannot read {what} ({exc.strerror})") from None
+        return json.loads(data.decode("utf-8"))
     except UnicodeDecodeError:
         raise error(f"{path}: {what} is not UTF-8 text") from None
     except json.JSONDecodeError as exc:
         raise error(f"{path}:{exc.lineno}: {what} is not JSON ({exc.msg})") from None
+    except ValueError:  # Python's limit on the digits of an integer it converts
+        raise error(f"{path}: {what} holds a number too long to read; refused") from None
     except RecursionError:
         raise error(f"{path}: {what} is nested too deeply; refused") from None
 
@@ -146,13 +171,10 @@ def parse_yaml(text: str) -> Any:
         loader.dispose()
 
 
-def read_text(path: Path, error: type[AdvisorError], shown: str | None = None) -> str:
+def read_text(path: Path, error: type[AdvisorError], shown: str | None = None, limit: int = MAX_YAML_BYTES) -> str:
     shown = shown or str(path)
-    _size_ok(path, MAX_YAML_BYTES, error, shown)
     try:
-        return path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise error(f"{shown}: cannot read ({exc.strerror})") from None
+        return read_bytes(path, error, shown, limit).decode("utf-8")
     except UnicodeDecodeError:
         raise error(f"{shown}: not UTF-8 text") from None
 

@@ -742,3 +742,63 @@ def test_links_back_to_the_fleet_folder_read_it_once(tmp_path: Path) -> None:
     (fleet / "and-again").symlink_to(".", target_is_directory=True)
     res = run_cli("review", str(fleet), "-f", "json", timeout=60)
     assert [h["host"] for h in json.loads(res.stdout)["hosts"]] == ["t5"]
+
+
+def _special(tmp_path: Path, kind: str, name: str = "input") -> Path:
+    """A FIFO (a read would block), a device that never ends, or a link to one."""
+    path = tmp_path / name
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to("/dev/zero" if kind == "link-to-zero" else "/dev/urandom")
+    return path
+
+
+_POSITIONS = {
+    "capture": lambda p: ("review", str(p)),
+    "policy": lambda p: ("review", str(BUNDLE), "--policy", str(p)),
+    "baseline": lambda p: ("review", str(BUNDLE), "--baseline", str(p)),
+    "diff": lambda p: ("diff", str(p), str(BUNDLE)),
+    "gate": lambda p: ("gate", str(p)),
+    "hosts-file": lambda p: ("audit", "--hosts-file", str(p)),
+    "inventory": lambda p: ("audit", "--inventory", str(p)),
+    "ssh-config": lambda p: ("audit", "--ssh-config", str(p), "h.invalid"),
+    "known-hosts": lambda p: ("audit", "--known-hosts", str(p), "h.invalid"),
+    "identity": lambda p: ("audit", "-i", str(p), "h.invalid"),
+}
+
+
+@pytest.mark.parametrize("kind", ["fifo", "link-to-zero", "link-to-urandom"])
+@pytest.mark.parametrize("position", sorted(_POSITIONS))
+def test_a_fifo_or_a_device_is_refused_wherever_a_file_is_named(tmp_path: Path, position: str, kind: str) -> None:
+    """Read, a FIFO blocks for ever and /dev/zero fills memory: each is one line, exit 2, at once."""
+    path = _special(tmp_path, kind)
+    started = time.monotonic()
+    res = run_cli(*_POSITIONS[position](path), timeout=30)
+    assert res.returncode == 2 and time.monotonic() - started < 20
+    assert any("not a regular file (a device, FIFO or socket); not read" in line for line in _one_line_errors(res))
+
+
+def test_a_plans_constraints_file_that_is_a_fifo_is_refused_at_its_line(tmp_path: Path) -> None:
+    _special(tmp_path, "fifo", "c.xml")
+    plan = tmp_path / "plan.yaml"
+    text = (CAPTURES.parent / "plans" / "t5-good-from-constraints.yaml").read_text()
+    lines = text.splitlines()
+    at = next(n for n, line in enumerate(lines, 1) if line.startswith("constraints:"))
+    lines[at - 1] = "constraints: c.xml"
+    plan.write_text("\n".join(lines) + "\n")
+    res = run_cli("gate", str(plan), timeout=30)
+    assert res.returncode == 2 and f"{plan}:{at}: constraints: c.xml: not a regular file" in res.stderr
+
+
+def test_a_json_number_of_5000_digits_is_refused_in_one_line(tmp_path: Path) -> None:
+    report = json.loads(run_cli("review", str(BUNDLE), "-f", "json").stdout)
+    report["hosts"][0]["score"] = 0
+    text = json.dumps(report).replace('"score": 0', '"score": ' + "9" * 5000, 1)
+    baseline = tmp_path / "old.json"
+    baseline.write_text(text)
+    for args in (("review", str(BUNDLE), "--baseline", str(baseline)), ("diff", str(baseline), str(baseline))):
+        res = run_cli(*args)
+        assert res.returncode == 2, args
+        assert [f"advisor: {baseline}: " in line and "a number too long to read; refused" in line
+                for line in _one_line_errors(res)] == [True] * len(_one_line_errors(res))

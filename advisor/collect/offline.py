@@ -12,7 +12,7 @@ from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
-from advisor import scratch
+from advisor import datafile, scratch
 from advisor.collect import explorer, manifest as manifest_mod, safefs, safetar, sosreport
 from advisor.collect.capture import Capture, Missing, RawOutput
 from advisor.collect.commands import COMMANDS, command_id_for_name, command_line
@@ -67,6 +67,7 @@ class Loader:
             raise InputError(f"{shown}: no such file or directory")
         if path.is_dir():
             return self._load_dir(path, shown)
+        datafile.regular(path, InputError, shown)  # a FIFO or a device given as a capture
         if safetar.is_archive(path):
             return self._load_archive(path, shown)
         if command_id_for_name(path.name) is None:

@@ -46,6 +46,15 @@ class SshOptions:
     command_timeout: float = 300.0
     config_exec: bool = False  # let `Match exec` in the ssh_config run its command (--ssh-config-exec)
 
+    def check_files(self) -> None:
+        """The files named on the command line are regular files: paramiko
+        would read a FIFO or a device without end."""
+        if self.ssh_config is not None:
+            datafile.regular(self.ssh_config, InputError, f"--ssh-config {self.ssh_config}")
+        for flag, path in (("--known-hosts", self.known_hosts), ("-i", self.identity)):
+            if path is not None and path.exists():  # a known_hosts to be made by --accept-new-host-keys
+                datafile.regular(path, InputError, f"{flag} {path}")
+
 
 @dataclass
 class Endpoint:
@@ -65,7 +74,7 @@ def _config(options: SshOptions) -> paramiko.SSHConfig:
     of the file's while hosts are looked up: refused unless the user asks
     for it (--ssh-config-exec)."""
     path = options.ssh_config or Path("~/.ssh/config").expanduser()
-    if not path.is_file():
+    if options.ssh_config is None and not path.exists():
         return paramiko.SSHConfig()
     text = datafile.read_text(path, InputError)
     if not options.config_exec:

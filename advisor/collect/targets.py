@@ -32,10 +32,7 @@ def parse_spec(spec: str, where: str = "host") -> Target:
 
 
 def from_hosts_file(path: Path) -> list[Target]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
+    text = datafile.read_text(path, InputError)
     targets = []
     for number, line in enumerate(text.splitlines(), start=1):
         spec = line.split("#", 1)[0].strip()

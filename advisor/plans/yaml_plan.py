@@ -15,7 +15,7 @@ import yaml
 from pydantic import ValidationError
 
 from advisor import datafile
-from advisor.errors import ParseError, excerpt
+from advisor.errors import InputError, ParseError, excerpt
 from advisor.plans import constraints_xml
 from advisor.plans.located import LocatedPlan, Where
 from advisor.plans.schema import Plan
@@ -103,10 +103,9 @@ def _with_constraints(plan: Plan, data: dict[str, Any], where: Where, file: str,
     if Path(name).is_absolute() or ".." in Path(name).parts:
         raise ParseError(f"constraints: {name!r} must be a file beside the plan", line=line)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ParseError(f"constraints: cannot read {name} ({getattr(exc, 'strerror', None) or 'not UTF-8'})",
-                         line=line) from None
+        text = datafile.read_text(path, InputError, name, constraints_xml.MAX_XML_CHARS)
+    except InputError as exc:
+        raise ParseError(f"constraints: {exc}", line=line) from None
     try:
         base = constraints_xml.parse(text, shown)
     except ParseError as exc:
