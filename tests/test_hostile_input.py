@@ -802,3 +802,53 @@ def test_a_json_number_of_5000_digits_is_refused_in_one_line(tmp_path: Path) -> 
         assert res.returncode == 2, args
         assert [f"advisor: {baseline}: " in line and "a number too long to read; refused" in line
                 for line in _one_line_errors(res)] == [True] * len(_one_line_errors(res))
+
+
+def test_a_kstat_dump_of_one_gigabyte_line_is_refused_at_that_line(cli, tmp_path: Path) -> None:
+    """Kept whole, the line was copied again with each 1 MiB block read: a minute and 600 MiB."""
+    bundle = _bundle(tmp_path)
+    dump = bundle / "kstat-p.txt"
+    dump.write_bytes(b"unix:0:system_misc:ncpus\t8\nunix:0:x:y\t")
+    os.truncate(dump, 1 << 30)  # sparse: the rest of the line reads as NULs
+    started = time.monotonic()
+    res = cli("review", str(bundle))
+    assert res.returncode == 2 and time.monotonic() - started < 20
+    assert _one_line_errors(res) == [f"advisor: {dump}:2: a line of more than 1 MiB; not a kstat -p line"]
+
+
+def test_a_paste_of_a_million_empty_prompts_is_not_read_as_a_session(cli, tmp_path: Path) -> None:
+    """1.8 million prompts (16 MB) took 20 s and 450 MiB as a session; past a million lines it is one output."""
+    paste = tmp_path / "session.txt"
+    paste.write_text("# uname -a\n# \n" * 900_000)
+    started = time.monotonic()
+    res = cli("review", str(paste))
+    assert res.returncode == 2 and time.monotonic() - started < 10
+    assert _one_line_errors(res) == [f"advisor: {paste}: cannot tell which command printed this file"]
+
+
+def test_a_paste_of_more_than_100000_commands_is_refused_at_the_first_past_it(cli, tmp_path: Path) -> None:
+    paste = tmp_path / "session.txt"
+    paste.write_text("h# ldm -V\n" * 100_001)
+    res = cli("review", str(paste))
+    assert res.returncode == 2
+    assert _one_line_errors(res) == [f"advisor: {paste}:100001: more than 100,000 command lines in one pasted file; "
+                                     f"split it"]
+
+
+def test_repeated_commands_in_one_paste_are_read_in_linear_time(cli, tmp_path: Path) -> None:
+    """Choosing one segment of many compared each with every other, lines and all."""
+    paste = tmp_path / "session.txt"
+    paste.write_text("".join(f"h# ldm list -l ldg{i}\n" for i in range(20_000)))
+    started = time.monotonic()
+    res = cli("review", str(paste))
+    assert res.returncode in (0, 2) and "Traceback" not in res.stderr and time.monotonic() - started < 30
+
+
+@pytest.mark.slow
+def test_a_paste_of_ten_thousand_hosts_reports_each_in_bounded_memory(tmp_path: Path) -> None:
+    paste = tmp_path / "fleet.txt"
+    paste.write_text("".join(f"root@host{i}:~# uname -a\nSunOS host{i} 5.11 11.4.42.111.0 sun4v sparc sun4v\n"
+                             for i in range(10_000)))
+    res, peak = run_cli_measured("review", str(paste), "-q", timeout=600)
+    assert res.returncode == 0 and "10000 host(s)" in res.stdout
+    assert peak < 1 << 30, f"{peak >> 20} MiB"

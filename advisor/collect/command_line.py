@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import shlex
 from dataclasses import dataclass
+from functools import lru_cache
 
 FILTERS = {"grep", "egrep", "fgrep", "head", "tail", "more", "less", "sort", "cat"}
 _PRIVILEGE = {"sudo", "pfexec", "doas"}
@@ -123,6 +124,7 @@ def _interface(args: list[str], option: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=4096)  # a pasted session repeats its commands; each line is asked about more than once
 def identify_command(line: str) -> Command | None:
     stages = _stages(line)
     if not stages:

@@ -20,6 +20,7 @@ from advisor.collect.identify import identify, identify_among
 from advisor.errors import InputError, readable
 
 MAX_PASTED_BYTES = 64 << 20  # a pasted session larger than this is read as one output
+MAX_PASTED_LINES = 1_000_000  # and one of more lines: reading a paste costs about 250 bytes a line
 
 
 @cache
@@ -206,10 +207,13 @@ def _load_pasted(path: Path, shown: str, scratch: Path) -> list[Capture] | None:
     if path.stat().st_size > MAX_PASTED_BYTES:
         return None
     raw = path.read_bytes()
-    if b"\0" in raw[:65536]:
+    if b"\0" in raw[:65536] or raw.count(b"\n") > MAX_PASTED_LINES:
         return None
     text = raw.decode("utf-8", errors="replace")
-    parts = transcript.split(text) or transcript.one_output(text)
+    try:
+        parts = transcript.split(text) or transcript.one_output(text)
+    except transcript.TooManyCommands as exc:
+        raise InputError(f"{shown}:{exc.line}: {exc}") from None
     if parts is None:
         return None
     if not parts.segments:

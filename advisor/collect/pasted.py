@@ -81,8 +81,9 @@ def _add(capture: Capture, cid: str, group: list[Segment], shown: str, scratch: 
         chosen = full
     else:
         chosen = [full[0] if full else group[0]]
+    kept = {id(seg) for seg in chosen}  # by identity: comparing segments compares all their lines
     for seg in group:
-        if seg not in chosen:
+        if id(seg) not in kept:
             capture.skipped.append(f"lines {seg.span}: `{seg.command.line}` (another {cid} output was read)")
     body = [pair for seg in chosen for pair in _body(seg) + ([(0, "")] if cid == "ldm-list-l" else [])]
     if not any(text.strip() for _n, text in body):

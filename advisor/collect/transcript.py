@@ -113,9 +113,21 @@ def _labelled_command(text: str) -> str | None:
     return None
 
 
+MAX_COMMANDS = 100_000  # command lines in one pasted file; a session holds tens, a fleet's paste thousands
+
+
+class TooManyCommands(ValueError):
+    """A pasted file with more command lines than MAX_COMMANDS; `line` is the first past it."""
+
+    def __init__(self, line: int):
+        super().__init__(f"more than {MAX_COMMANDS:,} command lines in one pasted file; split it")
+        self.line = line
+
+
 def split(text: str) -> Transcript | None:
     """The segments of a transcript, or None when no line is a prompt before a
-    command advisor knows (then the file is one output, judged by content)."""
+    command advisor knows (then the file is one output, judged by content).
+    More than MAX_COMMANDS command lines: TooManyCommands."""
     lines = clean(text)
     segments: list[Segment] = []
     skipped: list[str] = []
@@ -142,6 +154,8 @@ def split(text: str) -> Transcript | None:
                 continue
             current = Segment(command or Command("", command_text), host, ln.number)  # "": judged by content
             segments.append(current)
+            if len(segments) > MAX_COMMANDS:
+                raise TooManyCommands(ln.number)
         elif current is not None:
             current.lines.append(ln)
         elif ln.text.strip():

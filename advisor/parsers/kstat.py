@@ -101,6 +101,7 @@ def parse_stream(lines: Iterable[str], wanted: Wanted,
 
 
 CHUNK = 1 << 20
+MAX_LINE = 1 << 20  # a kstat -p line is a name and a value: a few hundred bytes at most
 
 
 def scan_file(path: Path, wanted: Wanted, modules: frozenset[str]) -> dict[KstatKey, KstatValue]:
@@ -147,6 +148,8 @@ def scan_file(path: Path, wanted: Wanted, modules: frozenset[str]) -> dict[Kstat
             tail = _tail(tail, block[offset:])
             if not data:
                 break
+            if len(carry) > MAX_LINE:  # kept whole it would be copied again with every block read
+                raise ParseError(f"a line of more than {MAX_LINE >> 20} MiB; not a kstat -p line", line=number + 1)
     if reader.matched:
         _judge_tail(reader, tail, number)
     return reader.result(number)
