@@ -189,7 +189,8 @@ def parse(text: str, error: type[AdvisorError], shown: str) -> Any:
         raise error(f"{where}: not valid YAML ({excerpt(str(getattr(exc, 'problem', exc)), 120)})") from None
     except ShapeError as exc:
         raise error(f"{shown}:{exc.line}: {exc}; refused") from None
-    except (ValueError, OverflowError):  # a value YAML cannot build: 2026-02-30, a number of 5,000 digits
+    except (ValueError, OverflowError, AttributeError, TypeError):  # a value YAML cannot build: 2026-02-30,
+        # a number of 5,000 digits, !!timestamp on a word
         line, value = bad_value(text)
         raise error(f"{shown}:{line}: {value!r} is not a value YAML can read (no such date, or too long a number)") from None
     except RecursionError:
@@ -206,7 +207,7 @@ def bad_value(text: str) -> tuple[str, str]:
         if isinstance(node, yaml.ScalarNode):
             try:
                 constructor.construct_object(node)
-            except (ValueError, OverflowError):
+            except (ValueError, OverflowError, AttributeError, TypeError):
                 return str(node.start_mark.line + 1), excerpt(node.value, 40)
         elif isinstance(node, yaml.SequenceNode):
             pending.extend(node.value)

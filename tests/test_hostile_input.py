@@ -852,3 +852,46 @@ def test_a_paste_of_ten_thousand_hosts_reports_each_in_bounded_memory(tmp_path: 
     res, peak = run_cli_measured("review", str(paste), "-q", timeout=600)
     assert res.returncode == 0 and "10000 host(s)" in res.stdout
     assert peak < 1 << 30, f"{peak >> 20} MiB"
+
+
+@pytest.mark.parametrize("config, line, said", [
+    ("Host x\n  HostName\n", 2, "'HostName'"),  # a keyword without its value
+    ("Host x\n  Port\n", 2, "'Port'"),
+    ("=\nHost x\n", 1, "'='"),  # a line of `=` alone
+])
+def test_an_ssh_config_line_paramiko_cannot_parse_is_one_line_before_any_connects(tmp_path: Path, config: str,
+                                                                                   line: int, said: str) -> None:
+    path = tmp_path / "ssh_config"
+    path.write_text(config)
+    res = run_cli("audit", "--ssh-config", str(path), "x.invalid")
+    assert res.returncode == 2
+    assert _one_line_errors(res) == [f"advisor: {path}:{line}: not an ssh_config line (a keyword and its value): {said}"]
+
+
+def test_a_host_name_of_100000_characters_is_refused_wherever_it_is_given(tmp_path: Path) -> None:
+    name = "h" * 100_000
+    hosts = tmp_path / "hosts"
+    hosts.write_text(f"web1\n{name}\n")
+    inventory = tmp_path / "inventory.json"
+    inventory.write_text(json.dumps({"_meta": {"hostvars": {}}, "all": {"hosts": [name]}}))
+    said = "a host name of 100,000 characters; at most 253 (a DNS name)"
+    for args, where in ((("audit", name), "host"), (("audit", "--hosts-file", str(hosts)), f"{hosts}:2"),
+                        (("audit", "--inventory", str(inventory)), None)):
+        res = run_cli(*args)
+        [error] = _one_line_errors(res)
+        assert res.returncode == 2 and error.endswith(said) and (where is None or f": {where}: " in error), error
+    bundle = _bundle(tmp_path)  # a capture's own host name is shown, escaped and whole, never a path
+    (bundle / "uname-a.txt").write_text(f"SunOS {name} 5.11 11.4.42.111.0 sun4v sparc sun4v\n")
+    res = run_cli("review", str(bundle), "-f", "json")
+    assert res.returncode == 0 and "Traceback" not in res.stderr
+
+
+@pytest.mark.parametrize("yaml_text, line", [("key: !!timestamp hello\n", 1),
+                                              ("params:\n  ldoms.service-cores: !!timestamp soon\n", 2)])
+def test_a_yaml_tag_on_a_value_it_cannot_build_is_one_line(tmp_path: Path, yaml_text: str, line: int) -> None:
+    policy = tmp_path / "policy.yaml"
+    policy.write_text(yaml_text)
+    res = run_cli("review", str(BUNDLE), "--policy", str(policy))
+    assert res.returncode == 2
+    [error] = _one_line_errors(res)
+    assert error.startswith(f"advisor: {policy}:{line}: ") and "is not a value YAML can read" in error

@@ -23,7 +23,7 @@ import paramiko
 from advisor import datafile
 
 from advisor.collect.limits import MAX_OUTPUT_BYTES
-from advisor.errors import InputError
+from advisor.errors import InputError, excerpt
 
 
 class CollectError(Exception):
@@ -54,6 +54,7 @@ class SshOptions:
         for flag, path in (("--known-hosts", self.known_hosts), ("-i", self.identity)):
             if path is not None and path.exists():  # a known_hosts to be made by --accept-new-host-keys
                 datafile.regular(path, InputError, f"{flag} {path}")
+        _config(self)  # a file no host can use is said once, before any connects
 
 
 @dataclass
@@ -83,7 +84,13 @@ def _config(options: SshOptions) -> paramiko.SSHConfig:
             if words and words[0].lower() == "match" and "exec" in (w.lower() for w in words[1:]):
                 raise InputError(f"{path}:{number}: Match exec runs a command while hosts are looked up; advisor "
                                  f"does not run it unless given --ssh-config-exec")
-    return paramiko.SSHConfig.from_text(text)
+    try:
+        return paramiko.SSHConfig.from_text(text)
+    except paramiko.ConfigParseError as exc:  # a keyword without its value, a line of `=` alone
+        bad = str(exc).removeprefix("Unparsable line ").strip()
+        number = next((n for n, line in enumerate(text.splitlines(), 1) if line.strip() == bad), "?")
+        raise InputError(f"{path}:{number}: not an ssh_config line (a keyword and its value): "
+                         f"{excerpt(bad, 40)!r}") from None
 
 
 # Keywords whose command advisor never runs: it connects by ProxyJump only.

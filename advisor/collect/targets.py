@@ -25,7 +25,12 @@ class Target:
         return self.spec.rpartition("@")[2]
 
 
+MAX_NAME = 253  # a DNS name; a user name is far shorter (32 on most systems)
+
+
 def parse_spec(spec: str, where: str = "host") -> Target:
+    if len(spec) > MAX_NAME + 33:
+        raise InputError(f"{where}: a host name of {len(spec):,} characters; at most {MAX_NAME} (a DNS name)")
     if not _HOST.match(spec):
         raise InputError(f"{where}: {spec!r} is not a host name, [user@]host")
     return Target(spec)
