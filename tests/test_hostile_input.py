@@ -240,6 +240,23 @@ def test_an_archive_of_too_many_members_is_refused(cli, tmp_path: Path) -> None:
     assert res.returncode == 2 and f"more than {safetar.MAX_MEMBERS:,} members; refused" in errors[0], errors
 
 
+def test_an_archive_of_many_small_files_is_refused_before_it_writes_them_all(cli, tmp_path: Path) -> None:
+    """100,000 one-line files took past a minute to unpack (each file is a create): a bundle holds a few dozen."""
+    path = tmp_path / "many-files.tar.gz"
+    with tarfile.open(path, "w:gz") as tar:
+        for name in sorted(p.name for p in BUNDLE.iterdir()):
+            tar.add(BUNDLE / name, arcname=f"b/{name}")
+        for i in range(safetar.MAX_UNPACKED + 1):
+            info = tarfile.TarInfo(f"b/x{i}.txt")
+            info.size = 2
+            tar.addfile(info, __import__("io").BytesIO(b"x\n"))
+    started = time.monotonic()
+    res = cli("review", str(path))
+    assert res.returncode == 2 and time.monotonic() - started < 60
+    assert _one_line_errors(res) == [f"advisor: {path}: more than {safetar.MAX_UNPACKED:,} files to unpack; refused "
+                                     f"(a capture bundle holds a few dozen)"]
+
+
 def test_what_one_archive_unpacks_is_bounded_in_total_and_by_free_disk(tmp_path: Path, monkeypatch) -> None:
     """The limits themselves are gigabytes; scaled down here so that a real archive reaches them."""
     archive = _bomb(tmp_path / "three.tar.gz", [(f"b/{n}.txt", 3 << 20) for n in "abc"], gzip.compress)

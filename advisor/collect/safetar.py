@@ -13,6 +13,7 @@ from advisor.errors import InputError
 MAX_MEMBER_BYTES = 2 << 30  # a kstat dump of a large host is far below this
 MAX_TOTAL_BYTES = 4 << 30  # everything unpacked from one archive
 MAX_MEMBERS = 100_000  # a large sosreport holds a few tens of thousands
+MAX_UNPACKED = 2_000  # files unpacked from one archive: a bundle holds a few dozen (a few hundred with many interfaces)
 SPARE_BYTES = 256 << 20  # left free on the scratch disk after unpacking
 MAX_READ_BYTES = 8 << 30  # everything decompressed to get through one archive, skipped members too
 MAX_HEADER_BYTES = 1 << 20  # a long name or pax header: real ones are a few hundred bytes
@@ -68,6 +69,7 @@ class _Budget:
     def __init__(self, dest: Path, shown: str) -> None:
         self.dest, self.shown = dest, shown
         self.members = 0
+        self.files = 0
         self.written = 0
         self.read = 0
 
@@ -81,6 +83,10 @@ class _Budget:
             raise InputError(f"{self.shown}: holds more than {MAX_READ_BYTES >> 30} GiB; refused")
 
     def take(self, member: tarfile.TarInfo) -> None:
+        self.files += 1
+        if self.files > MAX_UNPACKED:  # each file written costs a create, whatever its size
+            raise InputError(f"{self.shown}: more than {MAX_UNPACKED:,} files to unpack; refused (a capture bundle "
+                             f"holds a few dozen)")
         self.written += member.size
         if self.written > MAX_TOTAL_BYTES:
             raise InputError(f"{self.shown}: unpacks to more than {MAX_TOTAL_BYTES >> 30} GiB; refused")
