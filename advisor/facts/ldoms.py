@@ -156,12 +156,17 @@ def link_network(domains: list[Domain], vswitches: list[VSwitch], vnets: list[VN
     knows its own domain's; a plan states every domain's); `solaris_4080` says,
     for the domains whose Solaris level is known, whether it allows 4080 LDCs."""
     by_vsw = {(v.domain, v.name): v for v in vswitches}
+    by_domain: dict[str, list[VNet]] = {}  # grouped once: a system may have a thousand domains of sixty vnets
+    on_vsw: dict[tuple[str, str], set[str]] = {}
     for vnet in vnets:
-        vsw = by_vsw.get((vnet.vsw_domain or "", vnet.vsw or ""))
+        by_domain.setdefault(vnet.domain, []).append(vnet)
+        key = (vnet.vsw_domain or "", vnet.vsw or "")
+        vsw = by_vsw.get(key)
         if vsw is None:
             continue
         vsw.vnet_count += 1
-        if vnet.domain not in vsw.vnet_domains:
+        if vnet.domain not in on_vsw.setdefault(key, set(vsw.vnet_domains)):
+            on_vsw[key].add(vnet.domain)
             vsw.vnet_domains.append(vnet.domain)
         vnet.vsw_mtu = vsw.mtu
         if vnet.mtu is not None and vsw.mtu is not None and vnet.mtu != vsw.mtu:
@@ -173,9 +178,13 @@ def link_network(domains: list[Domain], vswitches: list[VSwitch], vnets: list[VN
             for field, src in (("net_dev_speed_mbps", "speed_mbps"), ("net_dev_mtu", "mtu"), ("net_dev_mtu_max", "mtu_max")):
                 if src in link.evidence:
                     vsw.evidence[field] = link.evidence[src]
+    own_vsws: dict[str, list[VSwitch]] = {}
+    for vsw in vswitches:
+        own_vsws.setdefault(vsw.domain, []).append(vsw)
     for dom in domains:
-        _bandwidth(dom, vnets, by_vsw, links.get(dom.name))
-        _ldc_budget(dom, vswitches, vnets, solaris_4080.get(dom.name), cpu_model, auto_limit)
+        mine = by_domain.get(dom.name, [])
+        _bandwidth(dom, mine, by_vsw, links.get(dom.name))
+        _ldc_budget(dom, mine, by_vsw, own_vsws.get(dom.name, []), solaris_4080.get(dom.name), cpu_model, auto_limit)
 
 
 MANAGEMENT_DRIVERS = {"usbecm"}  # the service processor's USB Ethernet link: no guest or host data
@@ -186,7 +195,7 @@ def _ports_of_10g(speed_mbps: int) -> int:
     return -(-speed_mbps // 10000) if speed_mbps >= 10000 else 0
 
 
-def _bandwidth(dom: Domain, vnets: list[VNet], by_vsw: dict[tuple[str, str], VSwitch],
+def _bandwidth(dom: Domain, mine: list[VNet], by_vsw: dict[tuple[str, str], VSwitch],
                own_links: list[Link] | None) -> None:
     """Data ports a service domain serves: links backing its vsws, and links it
     owns that are up; never the SP's usbecm link, vsw pseudo-links or unused
@@ -199,7 +208,6 @@ def _bandwidth(dom: Domain, vnets: list[VNet], by_vsw: dict[tuple[str, str], VSw
             dom.ten_gbe_ports = sum(_ports_of_10g(lk.speed_mbps or 0) for lk in data)
             dom.evidence["ten_gbe_ports"] = ", ".join(lk.evidence.get("speed_mbps", "") for lk in data)
             dom.beyond_10gbe = [lk.name for lk in data if (lk.speed_mbps or 0) > 10000]
-    mine = [v for v in vnets if v.domain == dom.name]
     switches = [by_vsw.get((v.vsw_domain or "", v.vsw or "")) for v in mine]
     # a switch with no net-dev (internal) reaches no physical link: it counts as none; one whose link's
     # speed is not known (an etherstub, a link in another domain) leaves the count a lower bound
@@ -236,14 +244,14 @@ def ldc_limit(cpu_model: str | None, solaris_4080: bool | None) -> tuple[int, st
     return 768, "platform unknown: 768 LDC endpoints per domain assumed (the lowest current limit)"
 
 
-def _ldc_budget(dom: Domain, vswitches: list[VSwitch], vnets: list[VNet],
+def _ldc_budget(dom: Domain, mine: list[VNet], by_vsw: dict[tuple[str, str], VSwitch], own: list[VSwitch],
                 solaris_4080: bool | None, cpu_model: str | None, auto_limit: int) -> None:
     count = dom.ldc_estimate or 0  # its vdisks and vnets (one channel each to the service)
-    for vnet in (v for v in vnets if v.domain == dom.name):
-        vsw = next((s for s in vswitches if s.name == vnet.vsw and s.domain == vnet.vsw_domain), None)
+    for vnet in mine:
+        vsw = by_vsw.get((vnet.vsw_domain or "", vnet.vsw or ""))
         if vsw is not None and _direct_links(vsw, auto_limit):
             count += max(vsw.vnet_count - 1, 0)
-    for vsw in (s for s in vswitches if s.domain == dom.name):
+    for vsw in own:
         count += vsw.vnet_count
     if dom.is_control:
         count += CONTROL_DOMAIN_LDCS
