@@ -931,3 +931,23 @@ def test_a_plan_of_1024_domains_of_60_vnets_is_judged_in_linear_time(tmp_path: P
     res, peak = run_cli_measured("gate", str(plan), timeout=300)
     assert res.returncode in (0, 1) and "Traceback" not in res.stderr, res.stderr[-2000:]
     assert time.monotonic() - started < 150 and peak < 1 << 30
+
+
+def test_a_kstat_dump_of_more_channels_than_a_domain_can_have_is_refused(cli, tmp_path: Path) -> None:
+    """250,000 distinct vnet channels took 1.9 GB and a traceback; a domain has at most 4,080 LDC endpoints."""
+    from advisor.parsers import kstat
+
+    bundle = _bundle(tmp_path)
+    dump = bundle / "kstat-p.txt"
+    channels = kstat.MAX_KEPT // 4 + 1
+    with dump.open("a") as fh:
+        for i in range(channels):
+            for stat in ("dring_mode", "lso_enabled", "opackets64", "norcvbuf"):
+                fh.write(f"vnet:{i}:vnetldc0x{i:x}:{stat}\t1\n")
+    started = time.monotonic()
+    res = cli("review", str(bundle))
+    assert res.returncode == 2 and time.monotonic() - started < 60
+    [error] = _one_line_errors(res)
+    assert error.startswith(f"advisor: {dump}:") and error.endswith(
+        f"more than {kstat.MAX_KEPT:,} of the statistics advisor reads (a domain has at most 4,080 LDC channels); "
+        f"not the dump of one host")

@@ -45,12 +45,17 @@ def _spaced(text: str) -> tuple[str, ...] | None:
 _TIMESTAMP = re.compile(r"^\s*(?:\d{9,11}|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \w{3} [ \d]\d \d\d:\d\d:\d\d (?:\w+ )?\d{4})\s*$")
 
 
+MAX_KEPT = 100_000  # statistics the rules read: a domain has at most 4,080 LDC channels of about a dozen each
+
+
 class _Reader:
     """The line-by-line reading both entry points share: what is kept, how many
-    kstat lines were seen, and whether the last line was whole."""
+    kstat lines were seen, and whether the last line was whole. What a filter
+    keeps is bounded (MAX_KEPT): a dump of more is not one host's."""
 
     def __init__(self, wanted: Wanted, modules: frozenset[str] | None):
         self.wanted, self.modules = wanted, modules
+        self.limit = None if wanted is everything else MAX_KEPT
         self.kept: dict[KstatKey, KstatValue] = {}
         self.matched = 0
         self.last_ok = True
@@ -79,7 +84,11 @@ class _Reader:
 
     def _keep(self, module: str, instance: str, name: str, statistic: str, value: str, number: int) -> None:
         if (self.modules is None or module in self.modules) and self.wanted(module, instance, name, statistic):
-            self.kept[KstatKey(module, int(instance), name, statistic)] = KstatValue(value.strip(), number)
+            key = KstatKey(module, int(instance), name, statistic)
+            if self.limit is not None and len(self.kept) >= self.limit and key not in self.kept:
+                raise ParseError(f"more than {self.limit:,} of the statistics advisor reads (a domain has at most "
+                                 f"4,080 LDC channels); not the dump of one host", line=number)
+            self.kept[key] = KstatValue(value.strip(), number)
 
     def result(self, number: int) -> dict[KstatKey, KstatValue]:
         if self.matched == 0:
