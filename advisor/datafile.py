@@ -59,10 +59,18 @@ def read_bytes(path: Path, error: type[AdvisorError], shown: str, limit: int) ->
     return data
 
 
+def _finite(text: str) -> float:
+    """A JSON number Python reads as a float: one too large to hold is refused, not read as infinity."""
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(text)
+    return value
+
+
 def load_json(path: Path, error: type[AdvisorError], what: str) -> Any:
     data = read_bytes(path, error, str(path), MAX_JSON_BYTES)
     try:
-        return json.loads(data.decode("utf-8"))
+        return json.loads(data.decode("utf-8"), parse_float=_finite)
     except UnicodeDecodeError:
         raise error(f"{path}: {what} is not UTF-8 text") from None
     except json.JSONDecodeError as exc:

@@ -951,3 +951,22 @@ def test_a_kstat_dump_of_more_channels_than_a_domain_can_have_is_refused(cli, tm
     assert error.startswith(f"advisor: {dump}:") and error.endswith(
         f"more than {kstat.MAX_KEPT:,} of the statistics advisor reads (a domain has at most 4,080 LDC channels); "
         f"not the dump of one host")
+
+
+def test_a_json_float_too_large_to_hold_is_refused_not_read_as_infinity(tmp_path: Path) -> None:
+    report = json.loads(run_cli("review", str(BUNDLE), "-f", "json").stdout)
+    report["hosts"][0]["score"] = 0
+    baseline = tmp_path / "old.json"
+    baseline.write_text(json.dumps(report).replace('"score": 0', '"score": ' + "9" * 5000 + ".5", 1))
+    res = run_cli("review", str(BUNDLE), "--baseline", str(baseline))
+    assert res.returncode == 2
+    assert _one_line_errors(res) == [f"advisor: {baseline}: baseline holds a number too long to read; refused"]
+
+
+def test_a_plan_with_a_timestamp_tag_on_a_word_names_its_line(tmp_path: Path) -> None:
+    plan = tmp_path / "plan.yaml"
+    plan.write_text((CAPTURES.parent / "plans" / "t5-good.yaml").read_text() + "notes: !!timestamp hello\n")
+    res = run_cli("gate", str(plan))
+    lines = (CAPTURES.parent / "plans" / "t5-good.yaml").read_text().count("\n") + 1
+    assert res.returncode == 2 and f"{plan}:{lines}: 'hello' is not a value YAML can read" in res.stderr
+    assert "AttributeError" not in res.stderr

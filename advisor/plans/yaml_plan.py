@@ -52,7 +52,7 @@ def _load(text: str) -> tuple[Any, Lines]:
                          line=mark.line + 1 if mark else None) from None
     except datafile.ShapeError as exc:
         raise ParseError(f"{exc}; refused", line=exc.line) from None
-    except (ValueError, OverflowError):
+    except (ValueError, OverflowError, AttributeError, TypeError):  # 2026-02-30, !!timestamp on a word
         line, value = datafile.bad_value(text)
         raise ParseError(f"{value!r} is not a value YAML can read (no such date, or too long a number)",
                          line=int(line) if line.isdigit() else None) from None
