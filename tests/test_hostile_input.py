@@ -970,3 +970,29 @@ def test_a_plan_with_a_timestamp_tag_on_a_word_names_its_line(tmp_path: Path) ->
     lines = (CAPTURES.parent / "plans" / "t5-good.yaml").read_text().count("\n") + 1
     assert res.returncode == 2 and f"{plan}:{lines}: 'hello' is not a value YAML can read" in res.stderr
     assert "AttributeError" not in res.stderr
+
+
+@pytest.mark.parametrize("name", ["comments.xml", "ldm-list-constraints-x.xml"])
+def test_thirty_empty_xml_comments_are_refused_at_once(cli, tmp_path: Path, name: str) -> None:
+    """210 bytes that an identification pattern once took exponential time over."""
+    loose = tmp_path / name
+    loose.write_text("<!---->" * 30)
+    bundle = _bundle(tmp_path)
+    (bundle / name).write_text("<!---->\n" * 30)
+    for path in (loose, bundle):
+        started = time.monotonic()
+        res = cli("review", str(path))
+        assert res.returncode == 2 and time.monotonic() - started < 10
+        _one_line_errors(res)
+
+
+@pytest.mark.slow
+def test_a_policy_of_60000_waivers_is_read_in_proportion_to_its_size(tmp_path: Path) -> None:
+    policy = tmp_path / "policy.yaml"
+    policy.write_text("waivers:\n" + "".join(
+        f"  - {{rule: ldoms.inter-vnet-link, subject: \"vsw primary-vsw{i}*\", host: \"h{i}\", "
+        f"reason: \"accepted risk {i}\", owner: unix-team, expires: 2027-06-30}}\n" for i in range(60_000)))
+    started = time.monotonic()
+    res, peak = run_cli_measured("review", str(BUNDLE), "--policy", str(policy), "-q", timeout=300)
+    assert res.returncode == 0 and "Traceback" not in res.stderr, res.stderr[-2000:]
+    assert time.monotonic() - started < 150 and peak < 1 << 30
