@@ -261,19 +261,22 @@ def test_audit_playbook_reviews_its_own_hosts_and_fails_on_the_gate(env, fleet, 
     assert hosts["linux-02"]["findings"]
 
 
-def test_a_host_that_times_out_or_runs_another_system_is_recorded_as_not_collected(env, fleet, tmp_path) -> None:
+def test_a_slow_host_keeps_what_it_gave_and_another_system_is_recorded_as_not_collected(env, fleet, tmp_path) -> None:
+    """The task's timeout would drop the host: the script stops in time instead (its deadline is the
+    timeout less the time to send the bundle back), and the bundle keeps what the other commands printed."""
     slow, other = fleet.hosts["solaris-07"], fleet.hosts["linux-08"]
-    fleet.serving[slow].assign(slow, CAPTURES / "s11-guest-untuned", "uname-s=SunOS", "slow=30")
+    fleet.serving[slow].assign(slow, CAPTURES / "s11-guest-untuned", "uname-s=SunOS", "slow=60")
     fleet.serving[other].assign(other, CAPTURES / "linux-gw-untuned", "uname-s=AIX")
     try:
         play = _play(env, fleet, "advisor.fleet.collect", tmp_path, "--limit", "solaris-07,linux-08,linux-02",
-                     "-e", "advisor_timeout=5")
+                     "-e", "advisor_timeout=20")
     finally:
         fleet.serving[slow].assign(slow, CAPTURES / "s11-guest-untuned", "uname-s=SunOS")
         fleet.serving[other].assign(other, CAPTURES / "linux-gw-untuned", "uname-s=Linux")
     assert play.returncode == 2, play.stdout[-3000:]
     code, hosts = _review(tmp_path / "captures")
-    assert code == 3 and hosts["solaris-07"]["errors"] == ["the collection timed out after 5 s"]
+    assert code == 3 and hosts["solaris-07"]["errors"] == [] and "kstat -p" in hosts["solaris-07"]["incomplete"]
+    assert hosts["solaris-07"]["findings"]  # judged on what it gave
     assert hosts["linux-08"]["errors"] == ["platform 'AIX' is not audited by this release"]
     assert hosts["linux-02"]["errors"] == [] and hosts["linux-02"]["findings"]
 

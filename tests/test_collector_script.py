@@ -151,3 +151,15 @@ def test_a_bundle_too_big_to_send_as_text_says_so(tmp_path: Path) -> None:
     run = subprocess.run(["dash", str(path)], env=env, capture_output=True, text=True, timeout=120)
     assert run.returncode == 3 and "@@advisor-bundle" not in run.stdout
     assert "more than the 100 sent as text: run the collector with ADVISOR_OUT=<folder>" in run.stderr
+
+
+def test_the_collection_stops_at_its_deadline_and_keeps_what_it_has(tmp_path: Path) -> None:
+    env = _stub_host(tmp_path, CAPTURES / "s11-guest-untuned")
+    (tmp_path / "stub" / "hosts" / "127.0.0.2" / ".slow").write_text("60")
+    started = __import__("time").monotonic()
+    _run, entries = _run_script(tmp_path, script.render("solaris"), {**env, "ADVISOR_DEADLINE": "3"})
+    assert __import__("time").monotonic() - started < 30
+    assert entries["kstat-p"]["exit_status"] is None and entries["kstat-p"]["stderr"] == "stopped: the collection's 3 s were up"
+    after = list(entries)[list(entries).index("kstat-p") + 1:]
+    assert after and all(entries[i]["stderr"] == "not run: the collection's 3 s were up" for i in after)
+    assert entries["uname-a"]["exit_status"] == 0

@@ -88,8 +88,8 @@ def _config(options: SshOptions) -> paramiko.SSHConfig:
         return paramiko.SSHConfig.from_text(text)
     except paramiko.ConfigParseError as exc:  # a keyword without its value, a line of `=` alone
         bad = str(exc).removeprefix("Unparsable line ").strip()
-        number = next((n for n, line in enumerate(text.splitlines(), 1) if line.strip() == bad), "?")
-        raise InputError(f"{path}:{number}: not an ssh_config line (a keyword and its value): "
+        at = next((str(n) for n, line in enumerate(text.splitlines(), 1) if line.strip() == bad), "?")
+        raise InputError(f"{path}:{at}: not an ssh_config line (a keyword and its value): "
                          f"{excerpt(bad, 40)!r}") from None
 
 

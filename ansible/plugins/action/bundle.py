@@ -252,7 +252,8 @@ class ActionModule(ActionBase):
         self._transfer_file(script, remote)
         self._fixup_perms2((shell.tmpdir, remote), execute=False)
         env = shell.env_prefix(ADVISOR_OUT="-", ADVISOR_HOST=host,
-                               ADVISOR_COMMAND_TIMEOUT=str(max(1, args["command_timeout"])))
+                               ADVISOR_COMMAND_TIMEOUT=str(max(1, args["command_timeout"])),
+                               ADVISOR_DEADLINE=str(self._deadline()))
         ran = self._low_level_execute_command(f"{env} /bin/sh {shell.quote(remote)}", sudoable=True)
         stdout, stderr = to_text(ran.get("stdout", "")), to_text(ran.get("stderr", ""))
         if ran.get("rc") != 0:  # under become's terminal, the script's stderr arrives in its stdout
@@ -261,6 +262,13 @@ class ActionModule(ActionBase):
         name, data = decode(stdout)
         check(data, name)
         return platform, data
+
+    def _deadline(self) -> int:
+        """Seconds the script may collect for: the task's timeout less the time
+        to send its bundle back, so that a slow host leaves the outputs it gave
+        rather than none (0: no timeout)."""
+        timeout = int(self._task.timeout or 0)
+        return max(1, timeout - min(30, max(1, timeout // 4))) if timeout > 0 else 0
 
     def _hang_up(self) -> None:
         """Closes the connection (an ssh master too): the host's shell gets its

@@ -6,7 +6,8 @@
 # uuencode), between "@@advisor-bundle" and "@@advisor-end" lines, for a caller that
 # reads it there (the Ansible collection). ADVISOR_HOST names the host in the bundle
 # (default: uname -n). ADVISOR_COMMAND_TIMEOUT stops a command after that many seconds
-# (default 300); the bundle keeps what the others printed.
+# (default 300); the bundle keeps what the others printed. ADVISOR_DEADLINE bounds
+# the whole collection the same way (seconds; default none).
 PATH=$PATH:/usr/sbin:/usr/bin:/sbin:/bin:/opt/SUNWldm/bin:/usr/contrib/bin
 export PATH
 umask 077
@@ -22,11 +23,18 @@ stamp=`date -u +%Y%m%dT%H%M%SZ`
 out=${ADVISOR_OUT:-.}
 limit=${ADVISOR_COMMAND_TIMEOUT:-300}  # seconds a command may take, as advisor collect's --command-timeout
 case $limit in ''|*[!0-9]*) echo "ADVISOR_COMMAND_TIMEOUT=$limit: give whole seconds" >&2; exit 2 ;; esac
+deadline=${ADVISOR_DEADLINE:-0}  # seconds the whole collection may take (0: no limit)
+case $deadline in ''|*[!0-9]*) echo "ADVISOR_DEADLINE=$deadline: give whole seconds" >&2; exit 2 ;; esac
 work=${TMPDIR:-/tmp}/advisor.$$
 dir=$work/bundle/$name  # beside, never among, the scratch files (err, items, host)
 rm -rf "$work"
 mkdir -p "$dir" || exit 1
-trap 'rm -rf "$work"' 0
+late=
+if [ $deadline -gt 0 ]; then  # when the time is up, the command running is stopped and the rest are not run
+	( sleep $deadline; echo x > "$work/late"; [ -f "$work/pid" ] && kill -TERM `cat "$work/pid"` ) > /dev/null 2>&1 &
+	late=$!
+fi
+trap 'if [ -n "$late" ]; then kill $late 2> /dev/null; fi; rm -rf "$work"' 0
 trap 'exit 1' 1 2 15
 manifest=$dir/manifest.yaml
 
@@ -60,19 +68,27 @@ encode() {
 # bounded FILE MAX COMMAND: run it, its output into FILE and its errors into $work/err.
 # The output stops at about MAX bytes (ulimit -f), so the host's disk and the
 # caller's memory stay bounded; then it is not kept. The command is stopped after
-# $limit seconds, as advisor collect stops it. Sets status: the exit status, or
-# "null" when it never finished (timed out).
+# $limit seconds, as advisor collect stops it, and none runs once the
+# collection's $deadline seconds are up. Sets status: the exit status, or "null"
+# when it never finished (timed out).
 bounded() {
+	if [ -f "$work/late" ]; then
+		status=null; : > "$1"; echo "not run: the collection's $deadline s were up" > "$work/err"; return
+	fi
 	rm -f "$work/timedout"
 	( ulimit -c 0; ulimit -f `expr $2 / 512`; exec sh -c "$3" ) > "$1" 2> "$work/err" &
 	pid=$!
+	echo $pid > "$work/pid"
 	( sleep $limit; echo x > "$work/timedout"; kill -TERM $pid; sleep 2; kill -KILL $pid ) > /dev/null 2>&1 &
 	dog=$!
 	wait $pid
 	status=$?
+	rm -f "$work/pid"
 	kill $dog 2> /dev/null
 	if [ -f "$work/timedout" ]; then
 		status=null; : > "$1"; echo "timed out after $limit s" > "$work/err"
+	elif [ -f "$work/late" ] && [ $status -ne 0 ]; then
+		status=null; : > "$1"; echo "stopped: the collection's $deadline s were up" > "$work/err"
 	elif [ `wc -c < "$1"` -ge $2 ]; then
 		: > "$1"; echo "more than $2 bytes of output; not kept" > "$work/err"
 		[ $status -eq 0 ] && status=1
