@@ -375,7 +375,8 @@ def _only_the_command_named() -> None:
     run needs only the command it names (about 4% of a review's start). Left as
     is for anything else (`--help`, `--version`, a mistyped name)."""
     name = sys.argv[1] if len(sys.argv) > 1 else ""
-    commands = [c for c in app.registered_commands if (c.name or c.callback.__name__.replace("_", "-")) == name]
+    commands = [c for c in app.registered_commands
+                if (c.name or (c.callback.__name__ if c.callback else "").replace("_", "-")) == name]
     groups = [g for g in app.registered_groups if g.name == name]
     if commands or groups:
         app.registered_commands[:] = commands

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pathlib import Path
 
 from advisor import __version__
@@ -45,7 +47,7 @@ def _detected(facts: HostFacts) -> Detected:
                     domain_roles=facts.roles, cpu_model=facts.cpu_model, inputs=facts.inputs)
 
 
-def _status(errors: list[str], findings: list, results: list) -> str:
+def _status(errors: list[str], findings: list, results: list) -> Literal["clean", "findings", "no-evidence", "error"]:
     """clean only when something was judged: a host whose every check lacked its
     input has no evidence, which is not a pass."""
     if errors:

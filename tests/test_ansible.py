@@ -184,7 +184,7 @@ def test_collect_playbook_gets_every_host_and_review_reports_the_failed_with_ans
         assert "Permission denied (publickey" in hosts[h]["errors"][0]
     for h in ("down-01", "down-02"):
         assert "Connection refused" in hosts[h]["errors"][0]
-    for name, (bundle, system) in fleet.served.items():
+    for name, (_bundle, system) in fleet.served.items():
         if name in refused:
             continue
         assert hosts[name]["errors"] == [], (name, hosts[name]["errors"])

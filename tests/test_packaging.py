@@ -42,7 +42,8 @@ def test_every_dependency_is_locked_to_a_version_its_range_admits() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     pins = _pins()
     assert pins and all(v and v[0].isdigit() for v in pins.values()), pins
-    for text in project["dependencies"] + project["optional-dependencies"]["test"]:
+    extras = project["optional-dependencies"]
+    for text in project["dependencies"] + extras["test"] + extras["lint"]:
         req = Requirement(text)
         name = canonicalize_name(req.name)
         assert name in pins, f"{req.name} is not in constraints.txt"
@@ -54,3 +55,13 @@ def test_the_readme_and_ci_install_from_the_lock() -> None:
     ci = (ROOT / ".ci" / "run").read_text()
     installs = [ln for text in (readme, ci) for ln in text.splitlines() if "pip install" in ln]
     assert installs and all("-c constraints.txt" in ln for ln in installs), installs
+
+
+def test_ci_checks_types_and_lint_with_the_pinned_tools() -> None:
+    """mypy and ruff run on a fresh clone as on a developer's machine: same versions, same settings."""
+    import tomllib
+
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert ".venv/bin/mypy" in ci and ".venv/bin/ruff check advisor tests bench ansible" in ci
+    tools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]
+    assert tools["mypy"]["files"] == ["advisor"] and "select" in tools["ruff"]["lint"]

@@ -205,7 +205,7 @@ def _collect(target: Target, options: SshOptions, dest: Path, privilege: str | N
                     entries = [e for c in commands for e in _collect_one(session, c, privilege, tmp)]
             with _this_disk(target.alias):
                 return Collected(target, bundle=_finish(target, tmp, final, commands=entries))
-        except Exception as exc:  # whatever a host's output or the disk does, it costs this host only
+        except Exception as exc:  # noqa: BLE001 - whatever a host's output or the disk does, it costs this host only
             return Collected(target, error=str(exc) if isinstance(exc, CollectError)
                              else f"{target.alias}: collection failed ({brief(exc)})")
 

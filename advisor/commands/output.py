@@ -157,7 +157,7 @@ def write(report: Report, formats: list[str], output: Path | None, rules: list[R
     if len(formats) > 1 or (output is not None and output.is_dir()):
         assert output is not None
         _mkdir(output)
-        targets = [(fmt, output / FORMATS[fmt]) for fmt in formats]
+        targets: list[tuple[str, Path | None]] = [(fmt, output / FORMATS[fmt]) for fmt in formats]
     else:
         targets = [(formats[0], output)]
     for fmt, path in targets:

@@ -7,11 +7,12 @@ from pathlib import Path
 
 from advisor.engine import packs
 from advisor.errors import InputError
+from advisor.report.layout import Span
 from advisor.report.terminal import Output, titled_table
 
 
 def list_rules(rule_dirs: list[Path]) -> None:
-    rows: list[list[str]] = []
+    rows: list[list[str | Span]] = []
     for rule in sorted(packs.load(rule_dirs), key=lambda r: r.id):
         sev = "/".join(s.value for s in sorted(rule.check_severities(), key=lambda s: -s.rank))
         rows.append([rule.id, sev, rule.subject, rule.title])

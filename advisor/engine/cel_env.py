@@ -98,8 +98,8 @@ def _known() -> set[str]:
         from advisor.engine import pack_cache
 
         data = pack_cache.get(_checked_key())
-        valid = isinstance(data, list) and all(isinstance(t, str) for t in data)
-        _checked = set(data) if valid else set()
+        texts: list = data if isinstance(data, list) else []
+        _checked = set(texts) if all(isinstance(t, str) for t in texts) else set()
     return _checked
 
 

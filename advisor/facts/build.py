@@ -45,7 +45,7 @@ def parse_outputs(capture: Capture) -> tuple[dict[str, Any], list[str], list[str
         except ParseError as exc:
             errors.append(exc.located(output.file).location_message())
         except UnicodeError as exc:
-            errors.append(f"{output.file}: not text ({exc.reason})")
+            errors.append(f"{output.file}: not text ({getattr(exc, 'reason', exc)})")
         except Exception as exc:  # noqa: BLE001 - a parser's surprise costs its file, not the host
             errors.append(f"{output.file}: not understood ({brief(exc)})")
     return parsed, errors, unused

@@ -107,10 +107,10 @@ def _apply_attrs(lan: LanInterface, attrs: NwmgrAttrs, file: str) -> None:
         lan.speed_mbps, lan.duplex, lan.autonegotiation = parsed.mbps, parsed.duplex, parsed.autonegotiation
         lan.evidence["speed_mbps"] = lan.evidence["duplex"] = f"{file}:{speed[2]}"
     for key, value, line in values.values():
-        state = _cko_state(key, value)
-        if state is None:
+        cko = _cko_state(key, value)
+        if cko is None:
             continue
-        direction, on = state
+        direction, on = cko
         if direction == "tx" and lan.tx_cko is None:
             lan.tx_cko, lan.cko_attribute = on, key
             lan.evidence["tx_cko"] = f"{file}:{line}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from advisor.facts.models import HostFacts, Interface, LinuxBridge, PCpu, PciCard, Port, VcpuRef, XenVcpu
@@ -241,10 +242,10 @@ def _ports_up(cards: list[PciCard], functions: list, parsed: dict[str, Any], fil
             card.evidence["ports_up"] = ", ".join(where)
 
 
-def _off_dom0(cpus: set[int] | None, dom0: set[int], nr: int | None) -> set[int]:
+def _off_dom0(cpus: AbstractSet[int] | None, dom0: AbstractSet[int], nr: int | None) -> set[int]:
     """A vCPU's CPUs without dom0's; when none are left, every CPU of the host
     without dom0's (none when the host's CPU count is not known, or dom0 has them all)."""
-    left = (cpus or set()) - dom0
+    left = set(cpus or ()) - dom0
     if not left and nr is not None:
         left = set(range(nr)) - dom0
     return left

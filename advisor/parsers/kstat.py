@@ -80,7 +80,8 @@ class _Reader:
                 raise ParseError("not a 'module:instance:name:statistic<TAB>value' line", line=number)
             return  # continuation of a multi-line string value
         self.matched += 1
-        self._keep(*fields, number)
+        module, instance, name, statistic, value = fields
+        self._keep(module, instance, name, statistic, value, number)
 
     def _keep(self, module: str, instance: str, name: str, statistic: str, value: str, number: int) -> None:
         if (self.modules is None or module in self.modules) and self.wanted(module, instance, name, statistic):

@@ -159,14 +159,14 @@ def _apply(domain: dict[str, Any], roles: set[str], kind: str, props: dict[str, 
         domain["memory"] = props.get("AllocationUnits") or None
         where[("domain", name, "memory")] = here
     elif kind == "vsw":
-        vsw = {"name": props.get("service_name", ""), "net_dev": props.get("dev_path") or None,
+        vsw: dict[str, Any] = {"name": props.get("service_name", ""), "net_dev": props.get("dev_path") or None,
                "inter_vnet_link": props.get("inter_vnet_link") or None, "mode": props.get("mode") or None}
         if props.get("mtu"):
             vsw["mtu"] = _int_or_text(props["mtu"])
         domain["vsws"].append(vsw)
         where[("vsw", name, vsw["name"])] = here
     elif kind == "network":
-        vnet = {"name": props.get("vnet_name", ""), "vsw": props.get("service_name", ""),
+        vnet: dict[str, Any] = {"name": props.get("vnet_name", ""), "vsw": props.get("service_name", ""),
                 "mtu": _int_or_text(props["mtu"]) if props.get("mtu") else None, "mode": props.get("mode") or None}
         domain["vnets"].append(vnet)
         where[("vnet", name, vnet["name"])] = here

@@ -88,7 +88,9 @@ def _where(plan: Plan, data: dict[str, Any], lines: Lines, file: str) -> Where:
         where[("domain", dom.name)] = at("domains", i)
         for key in (data["domains"][i] or {}):
             where[("domain", dom.name, str(key))] = at("domains", i, key)
-        for kind, items in (("vsw", dom.vsws), ("vnet", dom.vnets), ("link", dom.links), ("vf", dom.vfs)):
+        named: tuple[tuple[str, list[Any]], ...] = (("vsw", dom.vsws), ("vnet", dom.vnets), ("link", dom.links),
+                                                    ("vf", dom.vfs))
+        for kind, items in named:
             for j, item in enumerate(items):
                 where[(kind, dom.name, item.name)] = at("domains", i, f"{kind}s", j)
     return where

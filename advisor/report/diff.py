@@ -117,9 +117,9 @@ def _counter_values(facts: HostFacts) -> dict[tuple[str, str], int] | None:
             values[(subject, name)] = value
     lso = facts.tcp_lso
     for field, name in (("times", "tcp_lso_times"), ("pkt_out", "tcp_lso_pkt_out"), ("out_data_segs", "outDataSegs")):
-        value = getattr(lso, field) if lso is not None else None
-        if value is not None:
-            values[("tcp", name)] = value
+        tcp: int | None = getattr(lso, field) if lso is not None else None
+        if tcp is not None:
+            values[("tcp", name)] = tcp
     return values
 
 

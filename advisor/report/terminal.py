@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 from collections import defaultdict
+from collections.abc import Set as AbstractSet
 from typing import IO, Literal
 
 from advisor.report import layout
@@ -70,10 +71,11 @@ def _fleet_table(report: Report, out: Output) -> None:
 
 
 def titled_table(out: Output, title: str | None, head: list[str], rows: list[list[str | Span]],
-                 right: set[int] = frozenset(), wrapping: set[int] = frozenset()) -> None:
+                 right: AbstractSet[int] = frozenset(), wrapping: AbstractSet[int] = frozenset()) -> None:
     """A title, a bold header, a rule under it, and the rows; columns three apart."""
     columns = [Column(wrap=i in wrapping, right=i in right) for i in range(len(head))]
-    widths = layout.column_widths(columns, [head, *rows], out.width, 3)
+    header: list[str | Span] = list(head)
+    widths = layout.column_widths(columns, [header, *rows], out.width, 3)
     if title:
         out.whole(title, "italic")
     out.extend(layout.table(columns, [[(h, "bold") for h in head]], out.width, out.color, gap=3, widths=widths))
