@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import defusedxml.ElementTree as SafeET
+import pytest
 import yaml
 
 from conftest import FIXTURES, ROOT
@@ -66,3 +67,31 @@ def test_every_snippet_passes_good_plans_and_fails_a_bad_one(tmp_path: Path) -> 
         res = _run(gate[0], work)
         assert res.returncode == 1 and "advisor gate: failed" in res.stderr, ci
         assert (work / "reports/report.html").is_file()
+
+
+@pytest.mark.slow
+def test_the_install_line_installs_advisor_from_its_git_release(tmp_path: Path) -> None:
+    """Under its own name (netvirt-advisor, from the project's metadata): `pip install advisor` would
+    install an unrelated project of the package index."""
+    import tomllib
+
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    lines = [c for commands in _commands().values() for c in commands if "pip install" in c]
+    found = {m.group(1) for c in lines if (m := re.search(r'"(git\+\$\{ADVISOR_REPO\}@v[\d.]+)"', c))}
+    assert len(lines) == 3 and found == {f"git+${{ADVISOR_REPO}}@v{version}"}, lines
+    repo = tmp_path / "advisor"
+    subprocess.run(["git", "clone", "-q", str(ROOT), str(repo)], check=True, timeout=120)
+    subprocess.run(["git", "-C", str(repo), "tag", f"v{version}"], check=True, timeout=60)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    line = next(iter(found)).replace("${ADVISOR_REPO}", repo.as_uri())
+    pip = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "-c", str(ROOT / "constraints.txt"), line],
+                         capture_output=True, text=True, timeout=900)
+    assert pip.returncode == 0, pip.stderr[-3000:]
+    listed = subprocess.run([str(venv / "bin" / "pip"), "list"], capture_output=True, text=True, timeout=60).stdout
+    assert re.search(r"^netvirt-advisor\s+" + re.escape(version), listed, re.M), listed
+    advisor = str(venv / "bin" / "advisor")
+    assert version in subprocess.run([advisor, "--version"], capture_output=True, text=True, timeout=60).stdout
+    res = subprocess.run([advisor, "review", str(FIXTURES / "captures" / "t5-primary-tuned"), "--fail-on", "low"],
+                         capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
