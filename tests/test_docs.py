@@ -44,3 +44,10 @@ def test_the_readme_shows_the_first_screen_as_it_is() -> None:
     shown = readme.split("Its first screen", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
     now = run_cli("review", "fixtures/captures/t5-primary-untuned").stdout
     assert now.startswith(shown)
+
+
+def test_the_user_guide_gate_line_is_what_the_bundled_capture_gives() -> None:
+    """A sample in the docs is what advisor prints today."""
+    guide = (ROOT / "docs" / "user-guide.md").read_text()
+    said = run_cli("gate", str(ROOT / "fixtures" / "captures" / "t5-primary-untuned")).stderr.strip().splitlines()[-1]
+    assert f"\n{said}\n" in guide, said

@@ -225,7 +225,7 @@ def test_compact_and_quiet() -> None:
     assert len(groups) == 12 and "observed" not in compact and "$ ldm" not in compact
     quiet = run_cli("review", str(CAPTURES), "--quiet")
     assert quiet.returncode == 0 and "HIGH" not in quiet.stdout and "Change plan" not in quiet.stdout
-    assert quiet.stdout.strip().splitlines()[-1].startswith("18 host(s):") or "host(s):" in quiet.stdout.splitlines()[-1]
+    assert quiet.stdout.strip().splitlines()[-1].startswith("findings: ") and "; 18 host(s), lowest score " in quiet.stdout
 
 
 def test_the_fleet_table_puts_the_worst_first_with_full_names() -> None:
@@ -360,3 +360,34 @@ def test_every_view_says_when_a_bundle_was_collected(tmp_path: Path) -> None:
     shown = run_cli("review", str(failed)).stdout
     assert "collected 2026-11-26 23:10 UTC" in shown and "Connection refused" in shown
     assert "collected" not in run_cli("review", str(CAPTURES / "t5-primary-untuned")).stdout.split("HIGH")[0]
+
+
+def test_quiet_gives_the_verdict_the_score_and_the_counts_on_one_line() -> None:
+    res = run_cli("review", "-q", str(CAPTURES / "t5-primary-untuned"))
+    assert res.stdout == "findings: 12 high, 4 medium, 4 low; 1 host(s), lowest score 26.2; 0 input errors\n"
+    tuned = run_cli("review", "-q", str(CAPTURES / "t5-primary-tuned")).stdout
+    assert tuned == "clean: no findings; 1 host(s), lowest score 100; 0 input errors\n"
+
+
+def test_a_missing_path_leaves_stdout_with_the_error_alone(tmp_path: Path) -> None:
+    res = run_cli("review", str(tmp_path / "nothing"))
+    assert res.returncode == 2 and "score:" not in res.stdout and "host(s)" not in res.stdout
+    assert " ".join(res.stdout.split()) == f"error: {tmp_path / 'nothing'}: no such file or directory"
+
+
+def test_writing_into_a_folder_says_what_was_written(tmp_path: Path) -> None:
+    out = tmp_path / "reports"
+    res = run_cli("review", str(CAPTURES / "t5-primary-untuned"), "-f", "json,html,script", "-o", f"{out}/")
+    assert res.returncode == 0 and res.stdout == ""
+    assert f"advisor: wrote {out / 'report.json'}, {out / 'report.html'}" in res.stderr
+    assert f"advisor: wrote 1 script(s) into {out}: t5-primary-untuned.remediation.sh" in res.stderr
+
+
+def test_a_xen_dom0_is_called_so_in_every_view(tmp_path: Path) -> None:
+    dom0 = str(CAPTURES / "ovm-dom0-untuned")
+    assert run_cli("review", dom0).stdout.startswith("ovm-dom0-untuned  xen dom0  score")
+    out = tmp_path / "r"
+    run_cli("review", dom0, str(CAPTURES / "linux-gw-untuned"), "-f", "table,markdown,html", "-o", f"{out}/")
+    assert "| ovm-dom0-untuned | xen dom0 |" in (out / "report.md").read_text()
+    assert "<td>xen dom0</td>" in (out / "report.html").read_text()
+    assert [h["platform"] for h in json.loads(run_cli("review", dom0, "-f", "json").stdout)["hosts"]] == ["linux"]

@@ -136,6 +136,8 @@ def _write_scripts(report: Report, output: Path | None, into_folder: bool) -> No
     _mkdir(output)
     for name, text in scripts.items():
         write_file(output / name, functools.partial(put, text), executable=True)
+    if scripts:
+        say(f"advisor: wrote {len(scripts)} script(s) into {output}: {', '.join(scripts)}")
 
 
 def write(report: Report, formats: list[str], output: Path | None, rules: list[Rule], mode: str = "full") -> None:
@@ -160,12 +162,16 @@ def write(report: Report, formats: list[str], output: Path | None, rules: list[R
         targets: list[tuple[str, Path | None]] = [(fmt, output / FORMATS[fmt]) for fmt in formats]
     else:
         targets = [(formats[0], output)]
+    written: list[str] = []
     for fmt, path in targets:
         chosen = report if fmt in ("json", "sarif") else shown
         if path is None:
             _render(chosen, fmt, rules, sys.stdout, mode)
             continue
         write_file(path, functools.partial(_render, chosen, fmt, rules, mode=mode))
+        written.append(str(path))
+    if written:
+        say(f"advisor: wrote {', '.join(written)}")
 
 
 def verdict(report: Report) -> str:

@@ -71,7 +71,7 @@ def _summary_table(report: Report) -> str:
         counts = h.finding_counts()
         score = "-" if h.score is None else f"{h.score:g}"
         cells = "".join(f'<td class="num">{counts[s]}</td>' for s in SEVERITIES)
-        rows.append(f'<tr><td><a href="#{_anchor(h)}">{_e(h.host)}</a></td><td>{_e(h.platform)}'
+        rows.append(f'<tr><td><a href="#{_anchor(h)}">{_e(h.host)}</a></td><td>{_e(h.kind_of_host)}'
                     f'{" (plan)" if h.kind == "plan" else ""}</td><td class="num score">{score}</td>{cells}'
                     f"<td>{_e(h.status)}</td></tr>")
     return (f"<table><tr><th>host</th><th>platform</th><th>score</th>{head}<th>status</th></tr>"

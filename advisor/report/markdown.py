@@ -35,7 +35,7 @@ def render(report: Report) -> str:
     for h in report.hosts:
         counts = h.finding_counts()
         score = "-" if h.score is None else f"{h.score:g}"
-        out.append(f"| {inline(h.host)} | {h.platform} | {score} | " + " | ".join(str(counts[s]) for s in _ORDER)
+        out.append(f"| {inline(h.host)} | {h.kind_of_host} | {score} | " + " | ".join(str(counts[s]) for s in _ORDER)
                    + f" | {h.status} |")
     for e in report.errors:
         out += ["", f"> error: {inline(e)}"]

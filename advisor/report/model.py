@@ -298,6 +298,13 @@ class HostReport(BaseModel):
     collected_at: datetime | None = None  # when the bundle was collected, as its manifest says
 
     @property
+    def kind_of_host(self) -> str:
+        """The platform as reports name it: a Xen dom0 is not a plain Linux host."""
+        if self.platform == "linux" and any(r.startswith("xen dom0") for r in self.detected.domain_roles or []):
+            return "xen dom0"
+        return self.platform
+
+    @property
     def collected(self) -> str | None:
         """The collection time as reports show it: `2026-11-20 10:02 UTC`."""
         if self.collected_at is None:

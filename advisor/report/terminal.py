@@ -65,7 +65,7 @@ def _fleet_table(report: Report, out: Output) -> None:
     shown = [s for s in ("critical", "high", "medium", "low", "info") if any(c.get(s) for c in counts)]
     head = ["host", "platform", "score", *[{"critical": "crit", "medium": "med"}.get(s, s) for s in shown], "status"]
     rows: list[list[str | Span]] = [
-        [h.host, h.platform, _score_short(h), *(str(c.get(s, 0)) for s in shown), (h.status, _STATUS_STYLE[h.status])]
+        [h.host, h.kind_of_host, _score_short(h), *(str(c.get(s, 0)) for s in shown), (h.status, _STATUS_STYLE[h.status])]
         for h, c in zip(hosts, counts)]
     titled_table(out, "Hosts (worst first)", head, rows, right=set(range(2, 3 + len(shown))))
 
@@ -107,7 +107,7 @@ def _header(h: HostReport, out: Output) -> None:
              else f"{h.score:g}/100")
     basis = f"from {checks} of {checks + c.unknown} checks; {c.unknown} unknown" if checks else \
         f"no check could be evaluated; {c.unknown} unknown"
-    out.text((h.host, "bold"), f"  {h.platform}  score ", (score, "bold"), f"  ({basis})")
+    out.text((h.host, "bold"), f"  {h.kind_of_host}  score ", (score, "bold"), f"  ({basis})")
     found = ", ".join(f"{n} {sev}" for sev, n in h.finding_counts().items() if n) or "none"
     collected = [("collected", h.collected)] if h.collected else []
     _fields(out, [("detected", _detected(h)), ("findings", found), ("source", h.source)] + collected)
@@ -344,6 +344,22 @@ def _host(h: HostReport, out: Output, causes: dict[str, list[str]], mode: Mode) 
         out.blank()
 
 
+def summary_line(report: Report) -> str:
+    """The verdict, the lowest score and the counts, on one line."""
+    s = report.summary
+    counts = ", ".join(f"{n} {sev}" for sev, n in s.findings.items() if n) or "no findings"
+    if any(s.findings.values()):
+        verdict = "findings"
+    elif s.errors:
+        verdict = "input errors"
+    elif any(h.status in ("no-evidence", "unreachable") for h in report.hosts):
+        verdict = "not all judged"
+    else:
+        verdict = "clean"
+    score = f"{s.lowest_score:g}" if s.lowest_score is not None else "-"
+    return f"{verdict}: {counts}; {s.hosts} host(s), lowest score {score}; {s.errors} input errors"
+
+
 def render(report: Report, out: Output, causes: dict[str, list[str]] | None = None,
            mode: Mode = "full") -> None:
     """The report for a person: per host a summary that fits one screen, then
@@ -357,12 +373,13 @@ def render(report: Report, out: Output, causes: dict[str, list[str]] | None = No
     if len(report.hosts) > 1:
         _fleet_table(report, out)
         out.blank()
+    if not report.hosts:  # nothing was reviewed: the errors above are the whole report
+        return
     if mode != "quiet":
         for h in sorted(report.hosts, key=worst_first) if len(report.hosts) > 1 else report.hosts:
             _host(h, out, causes or {}, mode)
         out.text(SCORE_NOTE, style="dim")
     s = report.summary
-    counts = ", ".join(f"{n} {sev}" for sev, n in s.findings.items() if n) or "no findings"
-    out.text(f"{s.hosts} host(s): {counts}; {s.errors} input error(s)", style="bold")
+    out.whole(summary_line(report), style="bold")
     if s.gate is not None:
         out.text(f"gate {s.gate}: {s.gate_reason}", style="bold")
