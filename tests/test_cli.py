@@ -25,7 +25,7 @@ def test_untuned_bundle_report_reads_in_80_columns_without_colour(cli) -> None:
     res = cli("review", "fixtures/captures/t5-primary-untuned")  # relative, as typed in the checkout
     assert res.returncode == 0, res.stderr
     assert not ANSI.search(res.stdout)
-    command = re.compile(r"^\s+(?:P?\d+\s+)?(?:[$#] |check: )")  # commands are never wrapped, whatever the width
+    command = re.compile(r"^\s+(?:P?\d+\s+)?(?:[$#] |check: |<https?://)")  # commands and addresses are never cut
     assert all(len(line) <= 80 or command.match(line) for line in res.stdout.splitlines())
     for text in ("t5-primary-untuned", "ldm 3.0.0.2", "HIGH", "ldoms.extended-mapin-space", "ldg1",
                  "$ ldm set-domain extended-mapin-space=on ldg1", "impact: domain-reboot",

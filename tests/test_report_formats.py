@@ -213,7 +213,10 @@ def test_findings_are_grouped_by_rule_with_causes_first() -> None:
     block = text.split("ldoms.dring-mode  4 subjects", 1)[1].split("\nHIGH", 1)[0]
     for channel in ("vsw:0:vswldc0x0", "vsw:0:vswldc0x3", "vsw:0:vswldc0x6", "vsw:1:vswldc0x9"):
         assert channel in block
-    assert block.count("Best Practices for Oracle Solaris Network Performance") == 1  # the source once
+    assert re.search(r"source +\[1\], section ", block) and "Best Practices for Oracle Solaris" not in block  # by number
+    listed = text.split("\nSources:\n", 1)[1]  # each study once, at the end
+    assert text.count("Best Practices for Oracle Solaris Network Performance") == 1
+    assert " ".join(listed.split()).count("Best Practices for Oracle Solaris Network Performance") == 1
     assert "follows from ldoms.extended-mapin-space, ldoms.software-level" in block
     assert text.index("ldoms.extended-mapin-space  4 subjects") < text.index("ldoms.dring-mode  4 subjects")
     assert "002_e147d8df781d0991" not in text
@@ -391,3 +394,22 @@ def test_a_xen_dom0_is_called_so_in_every_view(tmp_path: Path) -> None:
     assert "| ovm-dom0-untuned | xen dom0 |" in (out / "report.md").read_text()
     assert "<td>xen dom0</td>" in (out / "report.html").read_text()
     assert [h["platform"] for h in json.loads(run_cli("review", dom0, "-f", "json").stdout)["hosts"]] == ["linux"]
+
+
+def test_the_plan_pastes_into_a_shell_whatever_wraps() -> None:
+    """A comment wrapped to column 0 without its # made the pasted plan a shell syntax error."""
+    text = run_cli("review", str(UNTUNED)).stdout  # 80 columns: not a terminal
+    plan = text.split("\nChange plan, in this order", 1)[1].split("\n\n", 1)[0].splitlines()[1:]
+    assert plan and all(line.startswith("  ") for line in plan)  # nothing at column 0
+    notes = [line for line in plan if re.match(r" {7}\S", line)]  # the steps' comments (fields are indented further)
+    assert notes and all(line.startswith("       # ") for line in notes), notes
+    assert "       # until then ldm refuses changes to other domains" in plan
+
+
+def test_each_study_is_cited_once_and_its_address_never_cut() -> None:
+    text = run_cli("review", str(CAPTURES / "ovm-dom0-untuned")).stdout
+    sources = text.split("\nSources:\n", 1)[1].split("\n\n", 1)[0]
+    assert "  [1] " in sources and "      <https://wiki.xenproject.org/wiki/Tuning_Xen_for_Performance>" in sources
+    cited = re.findall(r"source +(\[\d+\])", text)
+    listed = re.findall(r"^  (\[\d+\]) ", sources, re.M)
+    assert cited and set(cited) == set(listed) and len(listed) == len(set(listed))

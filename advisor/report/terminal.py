@@ -32,6 +32,15 @@ class Output:
         """A paragraph, wrapped to the width; each span in its own style, else in `style`."""
         self.lines += layout.paragraph([(s, style) if isinstance(s, str) else s for s in spans], self.width, self.color)
 
+    def hanging(self, lead: str, text: str, style: str = "", indent: str | None = None) -> None:
+        """`lead` then the text wrapped after it, each further line starting with
+        `indent` (the lead's width in spaces by default): a comment wraps as
+        comment lines (`# `), so the plan pasted into a shell stays valid."""
+        indent = " " * len(lead) if indent is None else indent
+        lines = layout.wrap(text, max(self.width - len(indent), 20))
+        for n, line in enumerate(lines or [""]):
+            self.lines.append(paint((lead if n == 0 else indent) + line, style, self.color))
+
     def whole(self, line: str, style: str = "") -> None:
         """One line, never wrapped whatever the width: copying it copies a command."""
         self.lines.append(paint(line, style, self.color))
@@ -194,8 +203,14 @@ def _short(evidence: str, source: str) -> str:
     return evidence[len(source) + 1:] if evidence.startswith(source + "/") else evidence
 
 
+def _study(f: Finding) -> tuple[tuple[str, str], str]:
+    """A finding's source as ((the study, its address), the section)."""
+    title, _, section = f.source.rpartition(", section ")
+    return (title or f.source, f.source_url or ""), section if title else ""
+
+
 def _group(rule: str, findings: list[Finding], causes: list[str], numbered: list[tuple[str, PlanStep]],
-           mode: Mode, source: str, out: Output) -> None:
+           mode: Mode, source: str, out: Output, studies: dict[tuple[str, str], int]) -> None:
     worst = max(findings, key=lambda f: f.severity.rank)
     out.text(("  " if causes else "") + f"{worst.severity.value.upper():<8}", (rule, "bold"),
              f"  {findings[0].subject}" if len(findings) == 1 else f"  {len(findings)} subjects")
@@ -233,10 +248,17 @@ def _group(rule: str, findings: list[Finding], causes: list[str], numbered: list
                                          else f"fixed by the steps of {', '.join(causes)}" if causes
                                          else "no change advisor can plan: the check below says what to do" if checks
                                          else f"no change advisor can plan (advisor rules show {rule})")),
-        ("source", worst.source + conf + (f" <{worst.source_url}>" if worst.source_url else ""))])
+        ("source", _cited(worst, studies) + conf)])
     _commands([s for _n, s in mine], out)
     for line in dict.fromkeys(s.as_text() for s in checks):
         out.whole(f"      check: {line}")
+
+
+def _cited(f: Finding, studies: dict[tuple[str, str], int]) -> str:
+    """`[2], section ...`: each study is listed once, at the end of the host."""
+    study, section = _study(f)
+    number = studies.setdefault(study, len(studies) + 1)
+    return f"[{number}]" + (f", section {section}" if section else "")
 
 
 def _commands(steps: list[PlanStep], out: Output) -> None:
@@ -260,10 +282,10 @@ def _plan(h: HostReport, numbered: list[tuple[str, PlanStep]], out: Output) -> b
             out.whole(f"  {by_step[id(s)]:>3}  # {s.command}")
     for phase in plan.phases:
         part = " (after the reboot)" if phase.after_reboot else ""
-        out.text(f"  {phase.title}{part}; on {phase.runs_on}; interrupts: {phase.outage}")
+        out.hanging("  ", f"{phase.title}{part}; on {phase.runs_on}; interrupts: {phase.outage}", indent="    ")
         for s in phase.steps:
             if s.note:
-                out.text(f"       # {s.note}", style="dim")
+                out.hanging("       # ", s.note, style="dim", indent="       # ")
             out.whole(f"  {by_step[id(s)]:>3}  {'$ ' if s.run else '# '}{s.command}")
     for note in plan.notes:
         _fields(out, [("note", note)])
@@ -312,8 +334,9 @@ def _host(h: HostReport, out: Output, causes: dict[str, list[str]], mode: Mode) 
         out.text("  No evidence: no check could be evaluated with these outputs (see below).", style="red")
     elif not h.findings:
         out.text("  No findings.", style="green")
+    studies: dict[tuple[str, str], int] = {}
     for rule, findings, after in _groups(h, causes):
-        _group(rule, findings, after, numbered, mode, h.source, out)
+        _group(rule, findings, after, numbered, mode, h.source, out, studies)
         if mode == "full":
             out.blank()
     if mode == "compact":
@@ -341,6 +364,13 @@ def _host(h: HostReport, out: Output, causes: dict[str, list[str]], mode: Mode) 
     if unknown:
         out.text("Not evaluated (missing input):", style="bold")
         _fields(out, unknown)
+        out.blank()
+    if studies:
+        out.text("Sources:", style="bold")
+        for (study, url), n in studies.items():
+            _fields(out, [(f"[{n}]", study)])
+            if url:
+                out.whole(f"      <{url}>")  # an address is never cut
         out.blank()
 
 
