@@ -137,7 +137,7 @@ def _write_scripts(report: Report, output: Path | None, into_folder: bool) -> No
     for name, text in scripts.items():
         write_file(output / name, functools.partial(put, text), executable=True)
     if scripts:
-        say(f"advisor: wrote {len(scripts)} script(s) into {output}: {', '.join(scripts)}")
+        print(printable(f"wrote {len(scripts)} script(s) into {output}: {', '.join(scripts)}"))
 
 
 def write(report: Report, formats: list[str], output: Path | None, rules: list[Rule], mode: str = "full") -> None:
@@ -146,9 +146,9 @@ def write(report: Report, formats: list[str], output: Path | None, rules: list[R
     unprintable characters from captures shown escaped."""
     shown = report
     if set(formats) - {"json", "sarif"}:
-        from advisor.report import printable
+        from advisor.report import printable as escaped
 
-        shown = printable.report(report)
+        shown = escaped.report(report)
     if len(formats) > 1 and output is None:
         raise InputError("several --format values need -o DIR for the reports")
     if "script" in formats:
@@ -162,7 +162,7 @@ def write(report: Report, formats: list[str], output: Path | None, rules: list[R
         targets: list[tuple[str, Path | None]] = [(fmt, output / FORMATS[fmt]) for fmt in formats]
     else:
         targets = [(formats[0], output)]
-    written: list[str] = []
+    written: list[str] = []  # what went into the folder -o DIR/, said on stdout (stderr is for what went wrong)
     for fmt, path in targets:
         chosen = report if fmt in ("json", "sarif") else shown
         if path is None:
@@ -170,8 +170,8 @@ def write(report: Report, formats: list[str], output: Path | None, rules: list[R
             continue
         write_file(path, functools.partial(_render, chosen, fmt, rules, mode=mode))
         written.append(str(path))
-    if written:
-        say(f"advisor: wrote {', '.join(written)}")
+    if written and (len(targets) > 1 or (output is not None and output.is_dir())):
+        print(printable(f"wrote {', '.join(written)}"))
 
 
 def verdict(report: Report) -> str:
