@@ -163,3 +163,13 @@ def test_the_collection_stops_at_its_deadline_and_keeps_what_it_has(tmp_path: Pa
     after = list(entries)[list(entries).index("kstat-p") + 1:]
     assert after and all(entries[i]["stderr"] == "not run: the collection's 3 s were up" for i in after)
     assert entries["uname-a"]["exit_status"] == 0
+
+
+def test_a_command_timeout_of_zero_is_refused_not_applied(tmp_path: Path) -> None:
+    """0 seconds would stop every command at once and leave an empty bundle."""
+    env = _stub_host(tmp_path, CAPTURES / "s11-guest-untuned")
+    path = tmp_path / "collect.sh"
+    path.write_text(script.render("solaris"))
+    run = subprocess.run(["dash", str(path)], env={**env, "ADVISOR_COMMAND_TIMEOUT": "0"}, capture_output=True,
+                         text=True, timeout=60)
+    assert run.returncode == 2 and run.stderr == "ADVISOR_COMMAND_TIMEOUT=0: give whole seconds, at least 1\n"

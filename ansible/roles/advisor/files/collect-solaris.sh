@@ -22,7 +22,7 @@ esac
 stamp=`date -u +%Y%m%dT%H%M%SZ`
 out=${ADVISOR_OUT:-.}
 limit=${ADVISOR_COMMAND_TIMEOUT:-300}  # seconds a command may take, as advisor collect's --command-timeout
-case $limit in ''|*[!0-9]*) echo "ADVISOR_COMMAND_TIMEOUT=$limit: give whole seconds" >&2; exit 2 ;; esac
+case $limit in ''|*[!0-9]*|0|0*) echo "ADVISOR_COMMAND_TIMEOUT=$limit: give whole seconds, at least 1" >&2; exit 2 ;; esac
 deadline=${ADVISOR_DEADLINE:-0}  # seconds the whole collection may take (0: no limit)
 case $deadline in ''|*[!0-9]*) echo "ADVISOR_DEADLINE=$deadline: give whole seconds" >&2; exit 2 ;; esac
 work=${TMPDIR:-/tmp}/advisor.$$
