@@ -95,10 +95,10 @@ def comparable(host: dict) -> dict:
     """A host report without what names where its outputs came from (file paths, its own name)."""
     def strip(ev: str) -> str:
         return ev.rsplit("/", 1)[-1]
-    me = f"host {host['host']}"
+    me = {f"host {host['host']}", f"host {host['detected'].get('nodename')}"}
 
     def subject(item: dict) -> dict:
-        return {**item, "subject": "host" if item["subject"] == me else item["subject"]}
+        return {**item, "subject": "host" if item["subject"] in me else item["subject"]}
 
     findings = [subject({**f, "evidence": [strip(e) for e in f["evidence"]]}) for f in host["findings"]]
     return {"score": host["score"], "platform": host["platform"], "counts": host["counts"],

@@ -147,7 +147,7 @@ def test_fleet_folder_of_bundles(cli) -> None:
     data = json.loads(cli("review", str(CAPTURES), "-f", "json").stdout)
     assert len(data["hosts"]) == len([p for p in CAPTURES.iterdir() if p.is_dir()])
     table = cli("review", str(CAPTURES)).stdout
-    assert table.splitlines()[0].startswith("Hosts (worst first)")
+    assert table.splitlines()[0].startswith("Hosts (worst severity first")
 
 
 def test_policy_intents_and_bad_policy(cli, tmp_path: Path) -> None:

@@ -28,7 +28,7 @@ def test_reports_of_untuned_and_tuned_host_give_fixed_findings_and_the_score_cha
     assert (host["score_before"], host["score_after"], host["score_change"]) == (26.2, 100.0, 73.8)
     assert host["new"] == [] and len(host["fixed"]) == 20
     # host-level findings match although the bundles name the host differently
-    assert {"rule": "ldoms.software-level", "subject": "host t5-primary-untuned", "severity": "high",
+    assert {"rule": "ldoms.software-level", "subject": "host t5-primary", "severity": "high",
             "message": "Logical Domains Manager 3.0.0.2 is older than 3.1"} in host["fixed"]
     assert host["counters"] is None  # JSON reports carry no kstat counters
     back = run_cli("diff", str(new), str(old), "--fail-on", "high", "--force")

@@ -34,7 +34,7 @@ def test_the_html_report_renders_sorted_charted_and_within_1280_px(tmp_path: Pat
                                "'body *')].map(e => Math.ceil(e.getBoundingClientRect().right)))")
         assert widest <= 1280, widest  # nothing overflows the window
         visible = page.evaluate("document.body.innerText")
-        assert "Severity:" in visible and "Change plan" in visible and "Hosts (worst first)" in visible
+        assert "Severity:" in visible and "Change plan" in visible and "Hosts (worst severity first" in visible
         assert page.evaluate("document.scripts.length") == 0
         assert page.requests == [url]  # the file itself, and nothing fetched
     finally:

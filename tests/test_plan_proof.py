@@ -153,7 +153,7 @@ def test_the_untuned_plan_fixes_what_it_says_and_says_why_the_rest_is_left() -> 
     assert "ldoms.service-cores on domain primary" in sim.fixed and "ldoms.guest-cores on domain ldg2" in sim.fixed
     left = {x.finding: x.why for x in sim.left}
     assert "run-time data" in left["ldoms.dring-mode on ldc vsw:0:vswldc0x0"]
-    assert "prerequisite P1" in left["ldoms.software-level on host t5-primary-untuned"]
+    assert "prerequisite P1" in left["ldoms.software-level on host t5-primary"]
     assert "wait(s) for a check" in left["ldoms.mtu-mismatch on vsw primary-vsw1"]
 
 

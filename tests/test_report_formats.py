@@ -63,7 +63,7 @@ def test_junit_has_a_testcase_per_result_with_failures_and_skips() -> None:
     failures = [c for c in cases if c.find("failure") is not None]
     assert len(failures) == report["counts"]["failed"] == int(suite.get("failures"))
     ivl = next(c for c in failures if c.get("classname") == "ldoms.inter-vnet-link")
-    assert ivl.get("name") == "t5-primary-untuned: vsw primary-vsw0"
+    assert ivl.get("name") == "t5-primary (t5-primary-untuned): vsw primary-vsw0"
     assert "ldm set-vsw inter-vnet-link=on primary-vsw0" in ivl.find("failure").text
     skipped = [c.find("skipped").get("message") for c in cases if c.find("skipped") is not None]
     assert any(m.startswith("unknown: needs ldm list -l (CONSTRAINT section") for m in skipped)
@@ -71,13 +71,14 @@ def test_junit_has_a_testcase_per_result_with_failures_and_skips() -> None:
 
 def test_markdown_lists_hosts_and_fixes() -> None:
     md = run_cli("review", str(UNTUNED), str(TUNED), "-f", "markdown").stdout
-    assert "| t5-primary-untuned | solaris | 26.2 | 0 | 12 | 4 | 4 | 0 | findings |" in md
-    assert "| t5-primary-tuned | solaris | 100 | 0 | 0 | 0 | 0 | 0 | clean |" in md
+    assert "| t5-primary (t5-primary-untuned) | solaris | 26.2 | 33/35 | 0 | 12 | 4 | 4 | 0 | findings |" in md
+    assert "| t5-primary-b (t5-primary-tuned) | solaris | 100 | 30/33 | 0 | 0 | 0 | 0 | 0 | clean |" in md
     assert "### HIGH `ldoms.inter-vnet-link` vsw primary-vsw0" in md
     assert "```sh\n# step 2\nldm set-vsw inter-vnet-link=on primary-vsw0\n```" in md
-    assert "### Change plan for t5-primary-untuned" in md and "2. `ldm set-vsw inter-vnet-link=on primary-vsw0`" in md
-    plan = md.split("### Change plan for t5-primary-untuned", 1)[1]
-    cards = md.split("### Change plan for t5-primary-untuned", 1)[0]
+    heading = "### Change plan for t5-primary (t5-primary-untuned)"
+    assert heading in md and "2. `ldm set-vsw inter-vnet-link=on primary-vsw0`" in md
+    plan = md.split(heading, 1)[1]
+    cards = md.split(heading, 1)[0]
     given = {ln for block in cards.split("```sh\n")[1:] for ln in block.split("\n```")[0].splitlines()
              if not ln.startswith("#")}
     assert given and all(f"`{line}`" in plan for line in given)
@@ -198,9 +199,9 @@ def test_the_first_screen_has_the_summary_and_the_plan(bundle: str) -> None:
 
     res = run_cli("review", str(CAPTURES / bundle))
     [host] = review(CAPTURES / bundle).hosts
-    screen = _first_screen(res.stdout)
+    screen = " ".join(_first_screen(res.stdout).split())  # the header line may wrap
     c = host.counts
-    assert f"score {host.score:g}/100  (from {c.passed + c.failed} of {c.passed + c.failed + c.unknown} checks; " \
+    assert f"score {host.score:g}/100 (from {c.passed + c.failed} of {c.passed + c.failed + c.unknown} checks; " \
            f"{c.unknown} unknown)" in screen
     assert "findings " + ", ".join(f"{n} {s}" for s, n in host.finding_counts().items() if n) in screen
     last = sum(len(p.steps) for p in host.plan.phases)
@@ -231,17 +232,43 @@ def test_compact_and_quiet() -> None:
     assert quiet.stdout.strip().splitlines()[-1].startswith("findings: ") and "; 18 host(s), lowest score " in quiet.stdout
 
 
-def test_the_fleet_table_puts_the_worst_first_with_full_names() -> None:
+def _fleet_rows(text: str) -> list[dict[str, str]]:
+    """The fleet table's rows as {column: cell}, cut at the header's column starts."""
+    table = text.split("\n\n")[0].splitlines()
+    head = table[1]
+    starts = [m.start() for m in re.finditer(r"\S+", head)]
+    names = head.split()
+    host_end = starts[1]
+    rows = []
+    for line in table[3:]:
+        cells = {"host": line[:host_end].strip()}
+        cells.update(zip(names[1:], line[host_end:].split(None, len(names) - 2)))
+        rows.append(cells)
+    return rows
+
+
+def test_the_fleet_table_ranks_by_worst_severity_with_full_names_and_coverage() -> None:
+    """Worst severity, then its count, then the score: a control domain with 12 high
+    findings ranks above a host with one medium finding and a score of 99.7, and a
+    host with most of its checks unknown says so."""
     from conftest import review
 
-    table = run_cli("review", str(CAPTURES), "--quiet").stdout.split("\n\n")[0].splitlines()
-    rows = [line.split() for line in table[3:] if line.strip()]
-    names = [r[0] for r in rows]
+    text = run_cli("review", str(CAPTURES), "--quiet").stdout
+    rows = _fleet_rows(text)
     report = review(CAPTURES)
-    assert sorted(names) == sorted(h.host for h in report.hosts)  # nothing cut
-    scores = [float(r[2]) for r in rows if r[2].replace(".", "").isdigit()]
-    assert scores == sorted(scores)
-    assert "crit" not in table[1]  # no column that is empty throughout
+    assert sorted(r["host"] for r in rows) == sorted(h.label for h in report.hosts)  # nothing cut
+    assert "t5-primary (t5-primary-untuned)" in {r["host"] for r in rows}  # the node, and the bundle beside it
+    judged = [r for r in rows if r["status"].startswith(("findings", "clean"))]
+    worst = ["high" if int(r["high"]) else "med" if int(r["med"]) else "low" if int(r["low"]) else "info"
+             if int(r["info"]) else "none" for r in judged]
+    order = ["high", "med", "low", "info", "none"]
+    assert [order.index(w) for w in worst] == sorted(order.index(w) for w in worst)
+    names = [r["host"] for r in rows]
+    assert names.index("t5-primary (t5-primary-untuned)") < names.index("t2-primary (t2-primary-crowded)")
+    crowded = next(r for r in rows if r["host"] == "t2-primary (t2-primary-crowded)")
+    evaluated, applicable = map(int, crowded["checks"].split("/"))
+    assert evaluated * 2 < applicable and crowded["status"] == "findings, most checks unknown"
+    assert "crit" not in text.splitlines()[1]  # no column that is empty throughout
 
 
 from hypothesis import given, settings, strategies as st  # noqa: E402
@@ -390,10 +417,10 @@ def test_writing_into_a_folder_says_what_was_written(tmp_path: Path) -> None:
 
 def test_a_xen_dom0_is_called_so_in_every_view(tmp_path: Path) -> None:
     dom0 = str(CAPTURES / "ovm-dom0-untuned")
-    assert run_cli("review", dom0).stdout.startswith("ovm-dom0-untuned  xen dom0  score")
+    assert run_cli("review", dom0).stdout.startswith("ovs1 (ovm-dom0-untuned)  xen dom0  score")
     out = tmp_path / "r"
     run_cli("review", dom0, str(CAPTURES / "linux-gw-untuned"), "-f", "table,markdown,html", "-o", f"{out}/")
-    assert "| ovm-dom0-untuned | xen dom0 |" in (out / "report.md").read_text()
+    assert "| ovs1 (ovm-dom0-untuned) | xen dom0 |" in (out / "report.md").read_text()
     assert "<td>xen dom0</td>" in (out / "report.html").read_text()
     assert [h["platform"] for h in json.loads(run_cli("review", dom0, "-f", "json").stdout)["hosts"]] == ["linux"]
 

@@ -127,7 +127,7 @@ def test_dring_mode_on_solaris_10_is_fixed_by_the_patch_not_pkg() -> None:
 def test_lso_is_judged_from_a_control_domains_switch_channels(tmp_path: Path) -> None:
     bundle = _variant(tmp_path, TUNED, {"kstat-p.txt": [("vsw:0:vswldc0x3:lso_enabled\t1", "vsw:0:vswldc0x3:lso_enabled\t0")]})
     host = _host(bundle)
-    assert _finding(host, "ldoms.lso", "host t5-primary-tuned").observed == "lso_enabled 0 on vswldc0x3"
+    assert _finding(host, "ldoms.lso", "host t5-primary-b").observed == "lso_enabled 0 on vswldc0x3"
 
 
 def test_solaris_10_in_a_control_domain_fails_the_software_level(tmp_path: Path) -> None:
@@ -137,7 +137,7 @@ def test_solaris_10_in_a_control_domain_fails_the_software_level(tmp_path: Path)
         "showrev-p.txt": [("", "Patch: 150031-09 Obsoletes:  Requires: 118833-36 Incompatibles:  Packages: SUNWldomr\n")]})
     (bundle / "pkg-entire.txt").unlink()
     host = _host(bundle)
-    finding = _finding(host, "ldoms.software-level", "host t5-primary-tuned")
+    finding = _finding(host, "ldoms.software-level", "host t5-primary-b")
     assert finding.severity.value == "high" and "Solaris 10 in a control or service domain" in finding.message
     assert [p.command for p in host.plan.prerequisites] == [
         "Solaris 11.1 SRU 9 or later in this domain   # a reinstall: Solaris 10 has no upgrade path to 11"]
@@ -195,7 +195,7 @@ def test_soft_rings_never_exceed_the_vcpus(tmp_path: Path) -> None:
     """Before, a 4-vCPU domain was told to set 8 soft rings (more than its CPUs)."""
     bundle = CAPTURES / "s10-guest-untuned"
     host = _host(bundle)
-    finding = _finding(host, "solaris10.soft-rings", "host s10-guest-untuned")
+    finding = _finding(host, "solaris10.soft-rings", "host ldg2")
     target = int(re.search(r"echo 'set ip:ip_soft_rings_cnt=(\d+)'", finding.steps[0].command).group(1))
     assert 2 < target <= _vcpus(bundle)
     psrinfo = "The physical processor has {n} virtual processors (0-{m})\n  The core has {n} virtual processors (0-{m})\n" \
@@ -205,9 +205,9 @@ def test_soft_rings_never_exceed_the_vcpus(tmp_path: Path) -> None:
         shutil.copytree(bundle, small)
         (small / "psrinfo-pv.txt").write_text(psrinfo.format(n=n, m=n - 1))
         host = _host(small)
-        assert _results(host, "solaris10.soft-rings") == {f"host cpus{n}": status}, n
+        assert _results(host, "solaris10.soft-rings") == {"host ldg2": status}, n
         if status == "fail":
-            assert "ip_soft_rings_cnt=3" in _finding(host, "solaris10.soft-rings", f"host cpus{n}").steps[0].command
+            assert "ip_soft_rings_cnt=3" in _finding(host, "solaris10.soft-rings", "host ldg2").steps[0].command
 
 
 def _vcpus(bundle: Path) -> int:
@@ -230,14 +230,14 @@ def test_vf_mtu_is_information_with_a_valid_commented_fix() -> None:
 def test_wan_window_never_lowers_and_restarts_sshd(tmp_path: Path) -> None:
     policy = POLICIES / "declared-intents.yaml"
     host = _host(CAPTURES / "x4270-s10-untuned", policy)
-    finding = _finding(host, "solaris.tcp-window-wan", "host x4270-s10-untuned")
+    finding = _finding(host, "solaris.tcp-window-wan", "host x4270-db")
     codes = [s.code for s in finding.steps]
     assert "ndd -set /dev/tcp tcp_recv_hiwat 1048576" in codes
     assert not any(c.startswith("ndd -set /dev/tcp tcp_max_buf") for c in codes)  # 1 MB does not exceed it
     sshd = [s for s in finding.steps if "svcadm restart svc:/network/ssh:default" in s.command]
     assert sshd and not sshd[0].runnable
     higher = _variant(tmp_path, CAPTURES / "x4270-s10-untuned", {"ndd-tcp.txt": [("tcp_recv_hiwat 49152", "tcp_recv_hiwat 4194304")]})
-    assert _results(_host(higher, policy), "solaris.tcp-window-wan") == {"host x4270-s10-untuned": "pass"}
+    assert _results(_host(higher, policy), "solaris.tcp-window-wan") == {"host x4270-db": "pass"}
 
 
 def test_a_loose_kstat_dump_gets_a_domain_placeholder_not_its_file_name(tmp_path: Path) -> None:
@@ -450,7 +450,7 @@ def test_ipsec_jumbo_frames_only_on_data_links_that_can_carry_them(tmp_path: Pat
         "net5              Ethernet             up         0      unknown   vsw1",
         "net5              Ethernet             up         0      unknown   vsw1\n"
         "net6              Ethernet             up         10     full      usbecm0")]})
-    finding = _finding(_host(bundle, POLICIES / "declared-intents.yaml"), "solaris.ipsec-fanout", "host t5-primary-untuned")
+    finding = _finding(_host(bundle, POLICIES / "declared-intents.yaml"), "solaris.ipsec-fanout", "host t5-primary")
     assert finding.observed == "MTU 1500 on net0, net1"
 
 
@@ -459,7 +459,7 @@ def test_msix_tunables_are_not_offered_on_solaris_10_10_08(tmp_path: Path) -> No
     several receive DMA channels from working; the tunables do not fix it."""
     bundle = _variant(tmp_path, CAPTURES / "x4270-s10-untuned", {"release.txt": [(
         "Solaris 10 5/09 s10x_u7wos_08 X86", "Solaris 10 10/08 s10x_u6wos_07b X86")]})
-    finding = _finding(_host(bundle), "solaris.msix-interrupts", "host x4270-s10-untuned")
+    finding = _finding(_host(bundle), "solaris.msix-interrupts", "host x4270-db")
     assert finding.severity.value == "info" and "10/08" in finding.message
     assert [s.kind for s in finding.steps] == ["prerequisite"]
 

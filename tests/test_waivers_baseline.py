@@ -57,7 +57,7 @@ def test_baseline_reports_only_new_findings_and_lists_fixed_ones(tmp_path: Path)
     res = run_cli("gate", str(changed), "-f", "json", "--baseline", str(base), "--fail-on", "low")
     host = json.loads(res.stdout)["hosts"][0]
     assert [(f["rule"], f["subject"]) for f in host["findings"]] == [
-        ("solaris.tunable-drift", "host t5-primary-untuned")]  # new since the baseline
+        ("solaris.tunable-drift", "host t5-primary")]  # new since the baseline
     assert sorted(host["baseline"]["fixed"]) == [f"ldoms.extended-mapin-space domain {d}" for d in ("db1", "ldg1", "ldg2", "primary")]
     assert len(host["baseline"]["unchanged"]) == 16
     assert res.returncode == 1 and "1 finding(s) at or above low" in res.stderr

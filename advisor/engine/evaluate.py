@@ -24,7 +24,7 @@ from advisor.report.model import OTHER_PLATFORM, RUNTIME_REASON, Finding, FixSte
 Namer = Callable[[Any], str]
 
 SUBJECTS: dict[str, tuple[str | None, Namer]] = {
-    "host": (None, lambda f: f"host {f.host}"),
+    "host": (None, lambda f: f"host {f.nodename or f.host}"),
     "domain": ("domains", lambda d: f"domain {d.name}"),
     "vsw": ("vswitches", lambda v: f"vsw {v.name}"),
     "vnet": ("vnets", lambda v: f"vnet {v.name}@{v.domain}"),
@@ -187,7 +187,7 @@ class Engine:
         """Appends the rule's results, and its findings unless `findings` is None."""
         host = scope.ns["host"]
         rule = compiled.rule
-        host_name = f"host {facts.host}"
+        host_name = f"host {facts.nodename or facts.host}"
         if facts.platform == "unknown":
             results.append(Result(rule=rule.id, subject=host_name, status="unknown",
                                   missing=["uname -a or /etc/release (platform not identified)"]))

@@ -66,7 +66,7 @@ def _ref(f: Finding) -> FindingRef:
 
 def _subject(f: Finding, report: HostReport) -> str:
     """Host-level subjects name the host; two captures of one host may be named apart."""
-    return "host" if f.subject == f"host {report.host}" else f.subject
+    return "host" if f.subject in (f"host {report.host}", f"host {report.node}") else f.subject
 
 
 def pair(before: list[HostReport], after: list[HostReport]) -> list[tuple[HostReport | None, HostReport | None]]:

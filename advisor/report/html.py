@@ -186,6 +186,6 @@ def render(report: Report, now: datetime | None = None) -> str:
             f"<title>advisor report</title><style>{_STYLE}</style></head><body>"
             f"<h1>advisor report</h1><p class=\"muted\">advisor {__version__}, {when}, {report.tool.rules} rules, "
             f"{report.summary.hosts} host(s)</p>{gate}{errors}{_legend()}"
-            f"<h2>Hosts (worst first)</h2>{_summary_table(report)}"
+            f"<h2>Hosts (worst severity first)</h2>{_summary_table(report)}"
             f"<h2>Findings per rule</h2>{chart(findings)}"
             + "".join(_host(h) for h in report.hosts) + "</body></html>\n")

@@ -13,7 +13,7 @@ from advisor.report.model import OTHER_PLATFORM, HostReport, Report, fix_lines
 
 
 def _case(h: HostReport, result, finding) -> str:
-    attrs = f"classname={quoteattr(result.rule)} name={quoteattr(f'{h.host}: {result.subject}')}"
+    attrs = f"classname={quoteattr(result.rule)} name={quoteattr(f'{h.label}: {result.subject}')}"
     if result.status == "fail" and finding is not None:
         which, lines = fix_lines(h, finding)
         body = "\n".join([finding.message, f"observed: {finding.observed}", f"expected: {finding.expected}",
@@ -41,7 +41,7 @@ def render(report: Report) -> str:
         results = [r for r in h.results if not _other_platform(r)]
         skipped = sum(1 for r in results if r.status in ("unknown", "not_applicable"))
         failed = sum(1 for r in results if r.status == "fail")
-        lines.append(f"  <testsuite name={quoteattr(h.host)} tests=\"{len(results)}\" failures=\"{failed}\" "
+        lines.append(f"  <testsuite name={quoteattr(h.label)} tests=\"{len(results)}\" failures=\"{failed}\" "
                      f"errors=\"{len(h.errors)}\" skipped=\"{skipped}\">")
         if h.plan is not None and h.plan.simulation is not None:
             lines.append(f"    <properties><property name=\"advisor.plan\" "

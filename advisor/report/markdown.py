@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from advisor.report.model import HostReport, Report, fix_lines
+from advisor.report.model import HostReport, Report, fix_lines, worst_first
 
 _ORDER = ("critical", "high", "medium", "low", "info")  # the order of HostReport.finding_counts()
 
@@ -30,17 +30,19 @@ def render(report: Report) -> str:
     out = ["# advisor report", ""]
     if report.summary.gate:
         out += [f"**Gate {report.summary.gate}**: {inline(report.summary.gate_reason or '')}", ""]
-    out += ["| host | platform | score | critical | high | medium | low | info | status |",
-            "|---|---|---:|---:|---:|---:|---:|---:|---|"]
-    for h in report.hosts:
+    hosts = sorted(report.hosts, key=worst_first)
+    out += ["Hosts, worst severity first; checks: evaluated / applicable.", "",
+            "| host | platform | score | checks | critical | high | medium | low | info | status |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+    for h in hosts:
         counts = h.finding_counts()
         score = "-" if h.score is None else f"{h.score:g}"
-        out.append(f"| {inline(h.host)} | {h.kind_of_host} | {score} | " + " | ".join(str(counts[s]) for s in _ORDER)
-                   + f" | {h.status} |")
+        out.append(f"| {inline(h.label)} | {h.kind_of_host} | {score} | %d/%d | " % h.coverage
+                   + " | ".join(str(counts[s]) for s in _ORDER) + f" | {h.status_said} |")
     for e in report.errors:
         out += ["", f"> error: {inline(e)}"]
-    for h in report.hosts:
-        out += ["", f"## {inline(h.host)}", ""]
+    for h in hosts:
+        out += ["", f"## {inline(h.label)}", ""]
         out += [f"Collected {h.collected}.", ""] if h.collected else []
         out += [f"> error: {inline(e)}" for e in h.errors]
         if not h.findings:
@@ -66,7 +68,7 @@ def _plan(h: HostReport) -> list[str]:
     plan = h.plan
     if plan is None or not (plan.prerequisites or plan.phases):
         return []
-    out = [f"### Change plan for {inline(h.host)}", ""]
+    out = [f"### Change plan for {inline(h.label)}", ""]
     if plan.simulation is not None:
         out += [f"Proven on advisor's model of the host: {inline(plan.simulation.summary())}", ""]
         out += [f"- left: {code(x.finding)}: {inline(x.why)}" for x in plan.simulation.left]

@@ -298,6 +298,18 @@ class HostReport(BaseModel):
     collected_at: datetime | None = None  # when the bundle was collected, as its manifest says
 
     @property
+    def node(self) -> str:
+        """The machine's own name where the capture shows it (uname -n), else the
+        name advisor was given (bundle folder, file or SSH target)."""
+        return self.detected.nodename or self.host
+
+    @property
+    def label(self) -> str:
+        """How every view names the host: the node, and the bundle's name beside
+        it where the two differ (`t5-primary (t5-primary-untuned)`)."""
+        return self.node if self.node == self.host else f"{self.node} ({self.host})"
+
+    @property
     def kind_of_host(self) -> str:
         """The platform as reports name it: a Xen dom0 is not a plain Linux host."""
         if self.platform == "linux" and any(r.startswith("xen dom0") for r in self.detected.domain_roles or []):
@@ -312,15 +324,37 @@ class HostReport(BaseModel):
         at = self.collected_at.astimezone(timezone.utc) if self.collected_at.tzinfo else self.collected_at
         return at.strftime("%Y-%m-%d %H:%M UTC")
 
+    @property
+    def coverage(self) -> tuple[int, int]:
+        """(checks evaluated, checks applicable): unknown checks are applicable but not evaluated."""
+        evaluated = self.counts.passed + self.counts.failed
+        return evaluated, evaluated + self.counts.unknown
+
+    @property
+    def mostly_unknown(self) -> bool:
+        """More checks unknown than evaluated: the score rests on a minority of its checks."""
+        evaluated, applicable = self.coverage
+        return applicable > 0 and evaluated * 2 < applicable
+
+    @property
+    def status_said(self) -> str:
+        """The status as the fleet tables show it, warning when most checks are unknown."""
+        judged = self.status in ("findings", "clean")
+        return f"{self.status}, most checks unknown" if judged and self.mostly_unknown else self.status
+
     def finding_counts(self) -> dict[str, int]:
         """Findings per severity, critical first."""
         return {s.value: sum(1 for f in self.findings if f.severity is s) for s in Severity}
 
 
 def worst_first(h: HostReport) -> tuple:
-    """Sort key: unreadable hosts, then those with no evidence, then by score, lowest first."""
+    """Sort key: unreadable hosts, then those with no evidence, then by the
+    worst severity found, the number of findings at it, and the score, lowest
+    first: twelve high findings rank above one medium, whatever the scores."""
     bad = {"error": 0, "unreachable": 0, "no-evidence": 1}.get(h.status, 2)
-    return (bad, h.score if h.score is not None else 101, h.host)
+    worst = max((f.severity.rank for f in h.findings), default=-1)
+    at_worst = sum(1 for f in h.findings if f.severity.rank == worst)
+    return (bad, -worst, -at_worst, h.score if h.score is not None else 101, h.node, h.host)
 
 
 class Tool(BaseModel):

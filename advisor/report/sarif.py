@@ -35,7 +35,7 @@ def _result(h: HostReport, f: Finding, index: int) -> dict:
         "ruleId": f.rule,
         "ruleIndex": index,
         "level": _LEVEL[f.severity.value],
-        "message": {"text": f"{host}: {f.message}"},
+        "message": {"text": f"{h.label}: {f.message}"},
         "locations": [_location(e) for e in f.evidence] or [
             {"logicalLocations": [{"fullyQualifiedName": f"{host}/{f.subject}", "kind": "resource"}]}],
         "properties": {"host": host, "subject": f.subject, "severity": f.severity.value, "observed": f.observed,

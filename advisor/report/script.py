@@ -145,7 +145,7 @@ def _phase(phase: PlanPhase, left: _Left, numbers: dict[int, str], ends_part_1: 
 def _header(h: HostReport, plan: ChangePlan, where: str, name: str, two_parts: bool) -> list[str]:
     lines = [
         "#!/bin/sh",
-        f"# Change plan for {h.host}, to run on {where}; written by advisor {__version__} from {h.source}.",
+        f"# Change plan for {h.label}, to run on {where}; written by advisor {__version__} from {h.source}.",
         f"# Score {h.score if h.score is not None else '-'}; {len(h.findings)} finding(s). advisor ran none of this.",
         "# Read every step, then run it with ADVISOR_CONFIRM=yes.",
     ]
@@ -261,7 +261,7 @@ def render_host(h: HostReport, tag: str | None = None) -> dict[str, str]:
     the same file names."""
     plan = h.plan or ChangePlan()
     mine, theirs = _names(h, tag)
-    scripts = {mine: _script(h, [p for p in plan.phases if p.script == "host"], h.host, mine, plan, captured=True)}
+    scripts = {mine: _script(h, [p for p in plan.phases if p.script == "host"], h.node, mine, plan, captured=True)}
     control = [p for p in plan.phases if p.script == "control-domain"]
     if control:
         scripts[theirs] = _script(h, control, plan.control_domain or CONTROL_DOMAIN, theirs, plan, captured=False)

@@ -28,9 +28,12 @@ class Output:
         self.width = shutil.get_terminal_size((80, 24)).columns if color else 80
         self.lines: list[str] = []
 
-    def text(self, *spans: str | Span, style: str = "") -> None:
-        """A paragraph, wrapped to the width; each span in its own style, else in `style`."""
-        self.lines += layout.paragraph([(s, style) if isinstance(s, str) else s for s in spans], self.width, self.color)
+    def text(self, *spans: str | Span, style: str = "", indent: str = "") -> None:
+        """A paragraph, wrapped to the width, lines after the first starting with
+        `indent`; each span in its own style, else in `style`."""
+        lines = layout.paragraph([(s, style) if isinstance(s, str) else s for s in spans],
+                                 max(self.width - len(indent), 20), self.color)
+        self.lines += lines[:1] + [indent + line for line in lines[1:]]
 
     def hanging(self, lead: str, text: str, style: str = "", indent: str | None = None) -> None:
         """`lead` then the text wrapped after it, each further line starting with
@@ -40,6 +43,10 @@ class Output:
         lines = layout.wrap(text, max(self.width - len(indent), 20))
         for n, line in enumerate(lines or [""]):
             self.lines.append(paint((lead if n == 0 else indent) + line, style, self.color))
+
+    def comment(self, margin: str, text: str, style: str = "dim") -> None:
+        """A shell comment: every wrapped line starts with `# ` at the same margin."""
+        self.hanging(margin + "# ", text, style, indent=margin + "# ")
 
     def whole(self, line: str, style: str = "") -> None:
         """One line, never wrapped whatever the width: copying it copies a command."""
@@ -72,11 +79,17 @@ def _fleet_table(report: Report, out: Output) -> None:
     hosts = sorted(report.hosts, key=worst_first)
     counts = [h.finding_counts() for h in hosts]
     shown = [s for s in ("critical", "high", "medium", "low", "info") if any(c.get(s) for c in counts)]
-    head = ["host", "platform", "score", *[{"critical": "crit", "medium": "med"}.get(s, s) for s in shown], "status"]
+    head = ["host", "platform", "score", "checks", *[{"critical": "crit", "medium": "med"}.get(s, s) for s in shown],
+            "status"]
     rows: list[list[str | Span]] = [
-        [h.host, h.kind_of_host, _score_short(h), *(str(c.get(s, 0)) for s in shown), (h.status, _STATUS_STYLE[h.status])]
-        for h, c in zip(hosts, counts)]
-    titled_table(out, "Hosts (worst first)", head, rows, right=set(range(2, 3 + len(shown))))
+        [h.label, h.kind_of_host, _score_short(h), "%d/%d" % h.coverage, *(str(c.get(s, 0)) for s in shown),
+         _status(h)] for h, c in zip(hosts, counts)]
+    titled_table(out, "Hosts (worst severity first; checks: evaluated/applicable)", head, rows,
+                 right=set(range(2, 4 + len(shown))))
+
+
+def _status(h: HostReport) -> Span:
+    return (h.status_said, "yellow" if h.status_said != h.status else _STATUS_STYLE[h.status])
 
 
 def titled_table(out: Output, title: str | None, head: list[str], rows: list[list[str | Span]],
@@ -103,7 +116,7 @@ def _detected(h: HostReport) -> str:
     os_name = d.os or ""
     arch = d.arch if d.arch and d.arch.lower() not in os_name.lower() else None
     parts = [p for p in (
-        f"node {d.nodename}" if d.nodename else None, os_name or None, arch, f"SRU {d.sru}" if d.sru is not None else None,
+        os_name or None, arch, f"SRU {d.sru}" if d.sru is not None else None,
         f"ldm {d.ldm_version}" if d.ldm_version else None, d.cpu_model,
         f"role: {' '.join(d.domain_roles)}" if d.domain_roles else None) if p]
     return ", ".join(parts) or "no version information"
@@ -116,7 +129,10 @@ def _header(h: HostReport, out: Output) -> None:
              else f"{h.score:g}/100")
     basis = f"from {checks} of {checks + c.unknown} checks; {c.unknown} unknown" if checks else \
         f"no check could be evaluated; {c.unknown} unknown"
-    out.text((h.host, "bold"), f"  {h.kind_of_host}  score ", (score, "bold"), f"  ({basis})")
+    if checks and h.mostly_unknown:
+        basis += ": most checks unknown, the score rests on few"
+    out.text((h.label, "bold"), f"  {h.kind_of_host}  score ", (score, "bold"), f"  ({basis})",
+             indent="  ")
     found = ", ".join(f"{n} {sev}" for sev, n in h.finding_counts().items() if n) or "none"
     collected = [("collected", h.collected)] if h.collected else []
     _fields(out, [("detected", _detected(h)), ("findings", found), ("source", h.source)] + collected)
@@ -138,16 +154,22 @@ def _rules_of(steps: list[PlanStep]) -> str:
     return ", ".join(r.split(".", 1)[-1] for r in rules)
 
 
-def _is_outage(phase: PlanPhase) -> bool:
-    """A guest's own stop, changes and start (not one held across the control domain's reboot)."""
-    return phase.title.startswith("Domain ") and phase.title.partition(": ")[2].startswith("one outage")
+def _per_domain(phase: PlanPhase) -> str | None:
+    """What a guest's phase does, without the guest's name (`one outage`,
+    `started once primary is back`); None for a phase that is not one guest's."""
+    if not phase.title.startswith("Domain "):
+        return None
+    return phase.title.partition(": ")[2] or None
 
 
 def _runs_of_outages(phases: list[PlanPhase]) -> list[list[PlanPhase]]:
-    """The phases, each alone but for neighbouring guest outages, told as one."""
+    """The phases, each alone but for neighbouring guests' phases that do the
+    same thing (each one outage, each started after the reboot), told as one."""
     runs: list[list[PlanPhase]] = []
     for phase in phases:
-        if runs and _is_outage(phase) and _is_outage(runs[-1][-1]) and runs[-1][-1].after_reboot == phase.after_reboot:
+        last = runs[-1][-1] if runs else None
+        if last is not None and _per_domain(phase) is not None and _per_domain(phase) == _per_domain(last) \
+                and last.after_reboot == phase.after_reboot:
             runs[-1].append(phase)
         else:
             runs.append([phase])
@@ -171,7 +193,10 @@ def _plan_summary(h: HostReport, numbered: list[tuple[str, PlanStep]]) -> list[t
         title = phase.title
         if len(run) > 1:
             names = ", ".join(p.title.split()[1].rstrip(":") for p in run)
-            title = f"{names}: one outage each" + (" after the reboot" if phase.after_reboot else "")
+            what = _per_domain(phase) or ""
+            what = "one outage each" if what.startswith("one outage") else what
+            title = f"Domains {names}: {what}" + (" after the reboot" if what == "one outage each" and phase.after_reboot
+                                                  else "")
         fixes = _rules_of(steps)
         held = "" if any(s.run for s in steps) else ", a comment until a check is made"
         rows.append((first if first == last else f"{first}-{last}",
@@ -265,7 +290,7 @@ def _commands(steps: list[PlanStep], out: Output) -> None:
     """A command is one line, never wrapped; what it needs goes on the line above."""
     for step in steps:
         if step.note:
-            out.text(f"      # {step.note}", style="dim")
+            out.comment("      ", step.note)
         out.whole(("      $ " if step.run else "      # ") + step.command)
 
 
@@ -285,7 +310,7 @@ def _plan(h: HostReport, numbered: list[tuple[str, PlanStep]], out: Output) -> b
         out.hanging("  ", f"{phase.title}{part}; on {phase.runs_on}; interrupts: {phase.outage}", indent="    ")
         for s in phase.steps:
             if s.note:
-                out.hanging("       # ", s.note, style="dim", indent="       # ")
+                out.comment("       ", s.note)
             out.whole(f"  {by_step[id(s)]:>3}  {'$ ' if s.run else '# '}{s.command}")
     for note in plan.notes:
         _fields(out, [("note", note)])
