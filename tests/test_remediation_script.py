@@ -714,3 +714,25 @@ def test_part_one_run_again_does_not_reboot_the_control_domain_again(tmp_path: P
     assert again.returncode == 1 and "part 1 already ran and rebooted the control domain" in again.stderr
     assert len(json.loads(state.read_text())["reboots"]) == 1
     assert _run(script, env, "after-reboot").returncode == 0
+
+
+def test_a_loose_dump_whose_fixes_need_a_domain_name_says_what_it_lacks(tmp_path: Path) -> None:
+    """A loose kstat dump has 4 high findings but no domain listing: its script
+    said "Nothing to change here". It now says what the capture lacks, as the
+    report and the JSON do."""
+    dump = tmp_path / "customer-kstat.out"
+    shutil.copy(UNTUNED / "kstat-p.txt", dump)
+    out = tmp_path / "fixes"
+    assert run_cli("review", str(dump), "-f", "script", "-o", f"{out}/").returncode == 0
+    script = (out / "customer-kstat.remediation.sh").read_text()
+    assert "Nothing to change here" not in script
+    assert "# No step to run: 4 finding(s)" in script
+    assert "# It lacks ldm list -l of this domain (run on its control domain): capture that" in script
+    report = json.loads(run_cli("review", str(dump), "-f", "json").stdout)["hosts"][0]
+    assert {tuple(f["plan_needs"]) for f in report["findings"]} == {("ldm list -l of this domain (run on its control domain)",)}
+    assert all("which this capture lacks" in left["why"] for left in report["plan"]["simulation"]["left"])
+    text = " ".join(run_cli("review", str(dump)).stdout.split())
+    assert "no change can be planned without ldm list -l of this domain" in text
+    clean = tmp_path / "clean"
+    assert run_cli("review", str(CAPTURES / "t5-primary-tuned"), "-f", "script", "-o", f"{clean}/").returncode == 0
+    assert "# Nothing to change here." in next(clean.iterdir()).read_text()

@@ -21,7 +21,7 @@ from advisor import changes as operations
 from advisor.changes import Change
 from advisor.facts.models import HostFacts, cloned
 from advisor.shell import unquoted
-from advisor.report.model import ChangePlan, Finding, Left, PlanStep, Simulation
+from advisor.report.model import ChangePlan, Finding, Left, PlanStep, Simulation, unplanned
 
 Judge = Callable[[HostFacts], tuple[float | None, set[str]]]  # the score of facts, and what fails ("rule on subject")
 _ROUNDS = 3  # provings at most: each round holds the steps that broke something
@@ -168,7 +168,7 @@ def _result(plan: ChangePlan, score: float | None, after_score: float | None, be
             left.append(Left(finding=tag, why=f"step {', '.join(running)} run(s), but advisor's model of the "
                                              f"host still fails it after them"))
         else:
-            left.append(Left(finding=tag, why=_waiting(mine, held)))
+            left.append(Left(finding=tag, why=_waiting(mine, held) if mine else unplanned(f)))
     before_tags = {f.tag for f in before}
     interrupted = {d: n for d, n in walk.interruptions.items() if n > 1}
     return Simulation(score_before=score, score_after=after_score, fixed=fixed, left=left,
@@ -178,8 +178,6 @@ def _result(plan: ChangePlan, score: float | None, after_score: float | None, be
 
 def _waiting(steps: list[tuple[str, PlanStep]], held: dict[Change, str]) -> str:
     """Why a finding's steps do not run: prerequisites, checks, the simulation."""
-    if not steps:
-        return "no change advisor can plan"
     prereqs = [n for n, _s in steps if n.startswith("P")]
     sim = [n for n, s in steps if s.change is not None and s.change in held]
     checks = [n for n, _s in steps if n not in prereqs and n not in sim]

@@ -38,6 +38,7 @@ SUBJECTS: dict[str, tuple[str | None, Namer]] = {
     "lan": ("lan_interfaces", lambda lan: f"interface {lan.name}"),
 }
 
+_NULL_TESTS = re.compile(r"\b(?:s|host|intent)\.[a-z0-9_.]+\s*[!=]=\s*null\b")
 _REF = re.compile(r"\b(s|host|intent)\.([a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*)")
 _TEMPLATE = re.compile(r"\{(s|host|p|v|intent|item)(?:\.([A-Za-z0-9_]+))?\}")
 
@@ -286,6 +287,7 @@ class Engine:
         severity: Severity = check.severity or rule.severity
         domain = item.name if rule.subject == "domain" else getattr(item, "domain", None)
         steps = self._steps(compiled, scope, domain or facts.ldom_name, facts)
+        needs = [] if any(s.kind == "change" for s in steps) else self._plan_needs(compiled, scope, facts)
         undo = [s.undo for s in steps if s.undo]
         impact = next((value for value, when in compiled.impacts if _holds(when, scope)), compiled.impacts[-1][0])
         finding = Finding(
@@ -295,9 +297,22 @@ class Engine:
             expected=render(check.expected or rule.expected, ns),
             evidence=self._evidence(rule, check, item, facts),
             remediation=[s.as_text() for s in steps], steps=steps, undo=undo, impact=impact, effect=rule.effect.strip(),
-            source=rule.source.citation, source_url=rule.source.url, confidence=rule.confidence,
+            source=rule.source.citation, source_url=rule.source.url, confidence=rule.confidence, plan_needs=needs,
         )
         return Result(rule=rule.id, subject=subject, status="fail", severity=severity), finding
+
+    @staticmethod
+    def _plan_needs(compiled: CompiledRule, scope: Scope, facts: HostFacts) -> list[str]:
+        """The outputs that would let a change be planned, where none was: the
+        facts a change's condition reads that this capture does not show (a
+        test for `== null` reads an absence, and asks for nothing)."""
+        needs: list[str] = []
+        for remedy, when, _each in compiled.remedies:
+            if remedy.change is None or when is None:
+                continue
+            for path in Engine._null_refs(_NULL_TESTS.sub("", remedy.when or ""), scope.ns):
+                needs.append(input_for(Engine._qualified(compiled.rule, path), facts.kind))
+        return list(dict.fromkeys(needs))
 
     @staticmethod
     def _steps(compiled: CompiledRule, scope: Scope, domain: str | None, facts: HostFacts) -> list[FixStep]:

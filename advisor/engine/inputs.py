@@ -43,6 +43,7 @@ _BY_PREFIX: list[tuple[str, str]] = [
     ("lan.speed_mbps", "nwmgr -g -A all -c lanN (11i v3)"),
     ("lan.tx_cko", "nwmgr -g -A all -c lanN (11i v3)"),
     ("lan.", "lanscan; lanscan -q"),
+    ("host.local_mapin", "ldm list -l of this domain (run on its control domain)"),
     ("host.domains", "ldm list -l"),
     ("host.vswitches", "ldm list -l"),
     ("host.vnets", "ldm list -l"),

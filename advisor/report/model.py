@@ -137,6 +137,7 @@ class Finding(BaseModel):
     remediation: list[str]  # every step as one line: runnable commands, the others as comments
     steps: list[FixStep] = []
     plan_steps: list[str] = []  # the numbers of the host's plan steps that fix it (P1.., 1..), as every view shows them
+    plan_needs: list[str] = []  # outputs the capture lacks, without which no change for it can be planned
     undo: list[str] = []
     impact: str
     effect: str
@@ -246,8 +247,21 @@ def fix_lines(host: "HostReport", finding: "Finding") -> tuple[str, list[str]]:
             lines += [f"# step {n}: {s.note}" if s.note else f"# step {n}"] + [s.command if s.run else f"# {s.command}"]
         return f"plan step {', '.join(n for n, _s in steps)}", lines
     checks = [s.as_text() for s in finding.steps if s.kind == "check"]
-    return ("no change advisor can plan: the check below says what to do" if checks
-            else f"no change advisor can plan (advisor rules show {finding.rule})"), checks
+    return unplanned_fix(finding), checks
+
+
+def unplanned_fix(finding: "Finding") -> str:
+    """A finding's fix line where the plan has no step for it."""
+    checks = any(s.kind == "check" for s in finding.steps)
+    return unplanned(finding) + (": the check below says what to do" if checks
+                                 else f" (advisor rules show {finding.rule})")
+
+
+def unplanned(finding: "Finding") -> str:
+    """Why a finding has no step in the plan: what the capture lacks, where that is known."""
+    if finding.plan_needs:
+        return f"no change can be planned without {' and '.join(finding.plan_needs)}, which this capture lacks"
+    return "no change advisor can plan"
 
 
 class BaselineNote(BaseModel):

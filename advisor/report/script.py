@@ -216,6 +216,21 @@ def _still_reconfiguring(control: str) -> list[str]:
             "esac"]
 
 
+def _nothing_to_run(h: HostReport, plan: ChangePlan) -> list[str]:
+    """Why a script has no step: nothing to change, or what stops advisor from planning it."""
+    if not h.findings:
+        return ["# Nothing to change here."]
+    needs = list(dict.fromkeys(n for f in h.findings for n in f.plan_needs))
+    lines = [f"# No step to run: {len(h.findings)} finding(s), and none has a change advisor can plan from this capture."]
+    if needs:
+        lines.append(f"# It lacks {'; '.join(needs)}: capture that and review again.")
+    if plan.prerequisites:
+        lines.append("# The prerequisites above come first.")
+    if plan.checks:
+        lines.append("# The checks at the end say what to look at by hand.")
+    return lines
+
+
 def _script(h: HostReport, phases: list[PlanPhase], where: str, name: str, plan: ChangePlan,
             captured: bool) -> str:
     """The script of the captured host (`captured`), or of the control domain where a guest's ldm steps run."""
@@ -228,7 +243,7 @@ def _script(h: HostReport, phases: list[PlanPhase], where: str, name: str, plan:
     if any(s.run for p in phases for s in p.steps):
         lines += _STEPS + [""]
     if not phases:
-        lines += ["# Nothing to change here.", ""]
+        lines += _nothing_to_run(h, plan) + [""]
     first = [p for p in phases if not p.after_reboot]
     second = [p for p in phases if p.after_reboot]
     if two_parts:

@@ -11,7 +11,7 @@ from typing import IO, Literal
 from advisor.report import layout
 from advisor.report.layout import Column, Span, cells, paint, wrap
 from advisor.report.model import (RUNTIME_REASON, Finding, HostReport, PlanPhase, PlanStep, Report,
-                                   without_comment, worst_first)
+                                   unplanned_fix, without_comment, worst_first)
 
 _STATUS_STYLE = {"clean": "green", "findings": "yellow", "no-evidence": "red", "error": "red", "unreachable": "red"}
 
@@ -271,8 +271,7 @@ def _group(rule: str, findings: list[Finding], causes: list[str], numbered: list
         ("effect", worst.effect),
         ("fix", f"impact: {impact}; " + (f"plan step {', '.join(n for n, _ in mine)}" if mine
                                          else f"fixed by the steps of {', '.join(causes)}" if causes
-                                         else "no change advisor can plan: the check below says what to do" if checks
-                                         else f"no change advisor can plan (advisor rules show {rule})")),
+                                         else unplanned_fix(worst))),
         ("source", _cited(worst, studies) + conf)])
     _commands([s for _n, s in mine], out)
     for line in dict.fromkeys(s.as_text() for s in checks):
