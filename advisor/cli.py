@@ -418,26 +418,32 @@ def main() -> None:
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     scratch.remove_on_stop()
     _only_the_command_named()
+    _leave(run(sys.argv[1:]))
+
+
+def run(args: list[str]) -> int:
+    """One command line, run in this process, and its exit status: what main()
+    runs, and what the fast tier of the tests calls."""
     try:
-        app()
+        app(args=args, prog_name="advisor")
     except BrokenPipeError:
         sys.stderr.close()
-        _leave(EXIT_OK)
+        return EXIT_OK
     except SystemExit as exc:
-        _leave(exc.code)
-    _leave(EXIT_OK)
+        if exc.code is not None and not isinstance(exc.code, int):
+            print(exc.code, file=sys.stderr)
+            return 1
+        return exc.code or EXIT_OK
+    return EXIT_OK
 
 
-def _leave(code: object) -> None:
+def _leave(code: int) -> None:
     """Ends the process once its output is flushed, without tearing the
     interpreter down: freeing every loaded module's objects one by one takes
     longer than reviewing a bundle. By now every report is written and closed
     and every scratch folder removed (each is a context manager)."""
     import os
 
-    if code is not None and not isinstance(code, int):
-        print(code, file=sys.stderr)
-        code = 1
     if sys.getprofile() is not None or sys.gettrace() is not None:
         sys.exit(code)  # a profiler or coverage writes its data at the normal exit
     for stream in (sys.stdout, sys.stderr):

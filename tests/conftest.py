@@ -50,11 +50,64 @@ def _env(extra: dict[str, str] | None) -> dict[str, str]:
     return {**os.environ, "COLUMNS": "80", "TERM": "dumb", **(extra or {})}
 
 
-def run_cli(*args: str, cwd: Path | None = None, input: str | None = None,
-            timeout: float = 120, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    """The installed `advisor` entry point, as a user runs it (not a TTY)."""
+# Starting the interpreter and importing advisor costs about 0.4 s a run; the
+# tests run advisor some 1,500 times. By default a test runs the command line in
+# this process (advisor.cli.run: the same code main() runs, without its exit
+# shortcut); ADVISOR_TEST_PROCESS=1 starts the installed entry point every time,
+# as CI does for the whole suite. Tests of what only a process shows (peak
+# memory, signals, the entry point itself) start one whatever the setting.
+IN_PROCESS = os.environ.get("ADVISOR_TEST_PROCESS") != "1"
+
+
+def run_cli(*args: str, cwd: Path | None = None, input: str | None = None, timeout: float = 120,
+            env: dict[str, str] | None = None, process: bool = False) -> subprocess.CompletedProcess[str]:
+    """The `advisor` command line, as a user runs it (not a TTY); `process`: in
+    a process of its own whatever the setting (what is loaded at its start)."""
+    if IN_PROCESS and not process:
+        return _run_here(list(args), cwd or ROOT, input, _env(env), timeout)
     return subprocess.run([*_entry_point(), *args], capture_output=True, text=True,
                           cwd=cwd or ROOT, env=_env(env), input=input, timeout=timeout)
+
+
+def _run_here(args: list[str], cwd: Path, input: str | None, environ: dict[str, str],
+              timeout: float) -> subprocess.CompletedProcess[str]:
+    """advisor.cli.run in this process, with its own environment, folder and
+    standard streams, and stopped (TimeoutExpired) after `timeout` seconds."""
+    import io
+    import signal
+
+    from advisor import cli
+
+    def expired(_signum: int, _frame: object) -> None:
+        raise subprocess.TimeoutExpired(["advisor", *args], timeout)
+
+    streams = [io.BytesIO() for _ in range(3)]
+    streams[0].write((input or "").encode())
+    streams[0].seek(0)
+    wrapped = [io.TextIOWrapper(b, encoding="utf-8", errors="surrogateescape", write_through=True) for b in streams]
+    saved_streams, saved_env, saved_cwd = (sys.stdin, sys.stdout, sys.stderr), dict(os.environ), os.getcwd()
+    saved_alarm = signal.signal(signal.SIGALRM, expired)
+    try:
+        os.environ.clear()
+        os.environ.update(environ)
+        os.chdir(cwd)
+        sys.stdin, sys.stdout, sys.stderr = wrapped
+        signal.setitimer(signal.ITIMER_REAL, timeout)
+        code = cli.run(args)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, saved_alarm)
+        sys.stdin, sys.stdout, sys.stderr = saved_streams
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+    out, err = (_text(b.getvalue()) for b in streams[1:])
+    return subprocess.CompletedProcess(["advisor", *args], code, out, err)
+
+
+def _text(data: bytes) -> str:
+    """As subprocess.run(text=True) decodes a stream: universal newlines."""
+    return data.decode("utf-8", "surrogateescape").replace("\r\n", "\n").replace("\r", "\n")
 
 
 # Linux carries a process's peak RSS across fork and exec, so advisor started straight from this

@@ -143,9 +143,9 @@ def test_a_review_with_its_rule_packs_cached_imports_no_yaml(tmp_path: Path) -> 
     bundle = CAPTURES / "t5-primary-untuned"
     assert not (bundle / "manifest.yaml").exists()
     env = {"ADVISOR_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPROFILEIMPORTTIME": "1"}
-    first = run_cli("review", str(bundle), "-f", "json", env=env)
+    first = run_cli("review", str(bundle), "-f", "json", env=env, process=True)
     assert first.returncode == 0 and "| yaml" in first.stderr
-    second = run_cli("review", str(bundle), "-f", "json", env=env)
+    second = run_cli("review", str(bundle), "-f", "json", env=env, process=True)
     assert second.returncode == 0 and second.stdout == first.stdout
     assert "import time:" in second.stderr and "| yaml" not in second.stderr
 
@@ -159,10 +159,10 @@ _BROKEN_PACK = ("- id: site.x\n  title: t\n  subject: host\n  severity: high\n"
 def test_an_expression_not_known_to_compile_is_refused_before_any_host_is_judged(tmp_path: Path) -> None:
     env = {"ADVISOR_CACHE_DIR": str(tmp_path / "cache")}
     bundle = str(CAPTURES / "t5-primary-tuned")
-    assert run_cli("review", bundle, "-f", "json", env=env).returncode == 0  # the bundled packs' texts now known
+    assert run_cli("review", bundle, "-f", "json", env=env, process=True).returncode == 0  # the bundled packs' texts now known
     (tmp_path / "pack").mkdir()
     (tmp_path / "pack" / "mine.yaml").write_text(_BROKEN_PACK)
-    res = run_cli("review", bundle, "--rules", str(tmp_path / "pack"), "-f", "json", env=env)
+    res = run_cli("review", bundle, "--rules", str(tmp_path / "pack"), "-f", "json", env=env, process=True)
     assert res.returncode == 2 and res.stdout == ""
     assert res.stderr.startswith(f"advisor: {tmp_path}/pack/mine.yaml: site.x: checks[0].when: CEL does not compile")
 
@@ -171,7 +171,7 @@ def test_a_cache_that_says_a_broken_text_compiles_costs_one_run(tmp_path: Path) 
     """Only an altered cache can say so: the hosts it judged name the pack's line, and the next run refuses the pack."""
     env = {"ADVISOR_CACHE_DIR": str(tmp_path / "cache")}
     bundle = str(CAPTURES / "t5-primary-tuned")
-    assert run_cli("review", bundle, "-f", "json", env=env).returncode == 0
+    assert run_cli("review", bundle, "-f", "json", env=env, process=True).returncode == 0
     entries = list((tmp_path / "cache" / "rules").glob("*.json"))
     checked = [e for e in entries if "host.arch" in e.read_text() and '"data": ["' in e.read_text()]
     assert len(checked) == 1, "the texts known to compile are one cache entry"
@@ -180,9 +180,9 @@ def test_a_cache_that_says_a_broken_text_compiles_costs_one_run(tmp_path: Path) 
     checked[0].write_text(json.dumps(data))
     (tmp_path / "pack").mkdir()
     (tmp_path / "pack" / "mine.yaml").write_text(_BROKEN_PACK)
-    first = run_cli("review", bundle, "--rules", str(tmp_path / "pack"), "-f", "json", env=env)
+    first = run_cli("review", bundle, "--rules", str(tmp_path / "pack"), "-f", "json", env=env, process=True)
     assert first.returncode == 2
     assert "could not be reviewed (RulePackError: " in first.stderr and "mine.yaml: site.x: checks[0].when" in first.stderr
-    second = run_cli("review", bundle, "--rules", str(tmp_path / "pack"), "-f", "json", env=env)
+    second = run_cli("review", bundle, "--rules", str(tmp_path / "pack"), "-f", "json", env=env, process=True)
     assert second.returncode == 2 and second.stdout == ""
     assert second.stderr.startswith(f"advisor: {tmp_path}/pack/mine.yaml: site.x: checks[0].when: CEL does not compile")
