@@ -23,8 +23,8 @@ body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;mar
 table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left}
 th{background:#f3f3f3}.num{text-align:right}.sev{color:#fff;padding:0 .4em;border-radius:3px;font-size:.85em}
 pre{background:#f6f8fa;padding:.6em;overflow-x:auto}.finding{border-left:4px solid #ccc;padding-left:1em;margin:1.2em 0}
-.muted{color:#666}ol.plan>li{margin:.5em 0}code{white-space:pre-wrap;word-break:break-all}.gate-failed{color:#c62828}.gate-passed{color:#2e7d32}
-.finding.after{margin-left:2em}
+.muted{color:#666}ol.plan>li{margin:.5em 0}.gate-failed{color:#c62828}.gate-passed{color:#2e7d32}
+code{white-space:pre-wrap;overflow-wrap:break-word}.finding.after{margin-left:2em}
 table.hosts td+td{white-space:nowrap}ul.steps{list-style:none;padding-left:1em}.step{display:inline-block;min-width:2.5em;color:#666}
 """
 
