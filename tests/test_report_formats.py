@@ -147,7 +147,8 @@ def test_html_is_one_self_contained_file_with_scores_chart_and_fixes(tmp_path: P
     assert "Gate failed" in text
     # which machine each capture came from, whatever its bundle is called
     lines = [p.text for p in root.iterfind(".//h:section/h:p[@class='muted']", ns)]
-    assert [line.split(";")[0] for line in lines] == [f"node {h['detected']['nodename']}" for h in report["hosts"]]
+    worst_first = sorted(report["hosts"], key=lambda h: h["score"])  # here the worst severity has the lowest score
+    assert [line.split(";")[0] for line in lines] == [f"node {h['detected']['nodename']}" for h in worst_first]
 
 
 def test_html_escapes_what_it_shows(tmp_path: Path) -> None:
@@ -160,6 +161,87 @@ def test_html_escapes_what_it_shows(tmp_path: Path) -> None:
     text = run_cli("review", str(bundle), "-f", "html").stdout
     assert "node &lt;i&gt;x&amp;amp;;" in text
     SafeET.fromstring(text.split("\n", 1)[1])
+
+
+_NS = {"h": "http://www.w3.org/1999/xhtml"}
+
+
+def _html(path: Path) -> object:
+    res = run_cli("review", str(path), "-f", "html")
+    assert res.returncode == 0, res.stderr
+    return SafeET.fromstring(res.stdout.split("\n", 1)[1])
+
+
+def _text(element) -> str:
+    return " ".join("".join(element.itertext()).split())
+
+
+def _cards(root) -> list[tuple[str, object]]:
+    """Each finding card as (its rule, the card)."""
+    return [(card.find("h:h4/h:code", _NS).text, card) for card in root.iterfind(".//h:div", _NS)
+            if (card.get("class") or "").startswith("finding")]
+
+
+def _rows(table) -> list[list[str]]:
+    return [[_text(td) for td in tr.iterfind("h:td", _NS)] for tr in table.iterfind("h:tr", _NS)][1:]
+
+
+def test_html_has_one_card_per_rule_causes_first_as_the_terminal_has() -> None:
+    """Four dring-mode channels were four identical cards; one card lists them."""
+    report = json.loads(run_cli("review", str(UNTUNED), "-f", "json").stdout)["hosts"][0]
+    cards = _cards(_html(UNTUNED))
+    rules = [rule for rule, _card in cards]
+    assert sorted(rules) == sorted({f["rule"] for f in report["findings"]})  # each rule once
+    terminal = run_cli("review", str(UNTUNED), "--compact").stdout
+    assert rules == re.findall(r"^ *[A-Z]+ +(\S+)", terminal.split("\n\n", 1)[1], re.M)  # the terminal's order
+    dring = dict(cards)["ldoms.dring-mode"]
+    assert [row[0] for row in _rows(dring.find("h:table[@class='subjects']", _NS))] == [
+        "vsw:0:vswldc0x0", "vsw:0:vswldc0x3", "vsw:0:vswldc0x6", "vsw:1:vswldc0x9"]
+    assert rules.index("ldoms.dring-mode") == rules.index("ldoms.extended-mapin-space") + 1
+    assert "follows from ldoms.extended-mapin-space, ldoms.software-level" in _text(dring)
+    about = {_text(tr.find("h:th", _NS)): _text(tr.find("h:td", _NS)) for tr in dring.iterfind("h:table/h:tr", _NS)
+             if tr.find("h:th", _NS) is not None and tr.find("h:td", _NS) is not None}
+    assert about["fix"] == "impact: delayed-reconfiguration; plan step P1, P2, 16"
+    assert about["source"] == "[1], section Virtual Networking Software"
+
+
+def test_html_gives_each_subject_its_own_observed_and_expected_value() -> None:
+    """ldg2 reaches two 10 GbE links: it needs 8 GB where ldg1 needs 4."""
+    memory = dict(_cards(_html(UNTUNED)))["ldoms.guest-memory"]
+    rows = {row[0]: row[1:3] for row in _rows(memory.find("h:table[@class='subjects']", _NS))}
+    assert rows == {"ldg1": ["2 GB", "at least 4 GB (4 GB per 10 GbE link)"],
+                    "ldg2": ["4 GB", "at least 8 GB (4 GB per 10 GbE link)"]}
+
+
+def test_html_hosts_follow_the_fleet_table_which_is_the_terminals() -> None:
+    root = _html(CAPTURES)
+    table = root.find(".//h:table[@class='hosts']", _NS)
+    links = [a.get("href") for a in table.iterfind(".//h:a", _NS)]
+    assert links == ["#" + section.get("id") for section in root.iterfind(".//h:section", _NS)]
+    headings = [section.find("h:h2", _NS).text.strip() for section in root.iterfind(".//h:section", _NS)]
+    assert headings == [row[0] for row in _rows(table)]
+    terminal = run_cli("review", str(CAPTURES), "--quiet").stdout.split("\n\n")[0].splitlines()[3:]
+    assert [" ".join(row) for row in _rows(table)] == [" ".join(line.split()) for line in terminal]
+    assert "xen dom0" in {row[1] for row in _rows(table)} and "no evidence" in {row[2] for row in _rows(table)}
+
+
+def test_html_lists_what_was_not_evaluated_and_each_source_once() -> None:
+    root = _html(CAPTURES / "t2-primary-crowded")
+    report = json.loads(run_cli("review", str(CAPTURES / "t2-primary-crowded"), "-f", "json").stdout)["hosts"][0]
+    [section] = root.iterfind(".//h:section", _NS)
+    heading = [h3 for h3 in section.iterfind("h:h3", _NS) if h3.text == "Not evaluated (missing input)"]
+    assert heading
+    items = [_text(li) for li in section.iterfind("h:ul[@class='unknown']/h:li", _NS)]
+    unknown = {r["rule"] for r in report["results"] if r["status"] == "unknown"}
+    assert unknown and {rule for item in items for rule in item.split(": ")[-1].split(", ")} == unknown
+    assert all(item.startswith("needs ") for item in items)
+    untuned = next(_html(UNTUNED).iterfind(".//h:section", _NS))
+    assert [_text(li) for li in untuned.iterfind("h:ul[@class='unknown']/h:li", _NS)] == [
+        "needs ldm list -l (CONSTRAINT section, ldm 3.x): ldoms.whole-core"]
+    sources = [li.get("id") for li in untuned.iterfind("h:ol[@class='sources']/h:li", _NS)]
+    cited = {a.get("href")[1:] for a in untuned.iterfind(".//h:div//h:a", _NS)}
+    assert sources == [f"{untuned.get('id')}-source-1"] and cited == set(sources)
+    assert _text(untuned).count("Best Practices for Oracle Solaris Network Performance") == 1
 
 
 def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch) -> None:

@@ -65,16 +65,18 @@ _RENDERERS = {"json": "json_out", "sarif": "sarif", "junit": "junit", "markdown"
 def _render(report: Report, fmt: str, rules: list[Rule], stream, mode: str = "full") -> None:
     # Each renderer is imported when its format is asked for: a JSON-only run
     # in a pipeline loads none of the others.
+    causes = {r.id: r.follows_from for r in rules if r.follows_from}  # shown under the rules they follow from
     if fmt == "table":
         from advisor.report import terminal
 
         with terminal.Output(stream) as out:
-            terminal.render(report, out, {r.id: r.follows_from for r in rules if r.follows_from}, mode)  # type: ignore[arg-type]
+            terminal.render(report, out, causes, mode)  # type: ignore[arg-type]
         return
     import importlib
 
     renderer = importlib.import_module(f"advisor.report.{_RENDERERS[fmt]}")
-    stream.write(renderer.render(report, rules) if fmt == "sarif" else renderer.render(report))
+    extra = {"sarif": rules, "html": causes}
+    stream.write(renderer.render(report, extra[fmt]) if fmt in extra else renderer.render(report))
 
 
 def write_file(path: Path, fill: Callable[[TextIO], object], executable: bool = False) -> None:

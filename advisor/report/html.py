@@ -12,9 +12,10 @@ from datetime import datetime, timezone
 from html import escape
 
 from advisor import __version__
-from advisor.report.model import ChangePlan, Finding, HostReport, PlanStep, Report, fix_lines, worst_first
+from advisor.report import grouping
+from advisor.report.model import ChangePlan, Finding, HostReport, PlanStep, Report, step_lines
 
-SEVERITIES = ("critical", "high", "medium", "low", "info")
+SEVERITIES = grouping.SEVERITIES
 COLOURS = {"critical": "#7b1fa2", "high": "#c62828", "medium": "#ef6c00", "low": "#f9a825", "info": "#607d8b"}
 
 _STYLE = """
@@ -22,7 +23,9 @@ body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;mar
 table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:left}
 th{background:#f3f3f3}.num{text-align:right}.sev{color:#fff;padding:0 .4em;border-radius:3px;font-size:.85em}
 pre{background:#f6f8fa;padding:.6em;overflow-x:auto}.finding{border-left:4px solid #ccc;padding-left:1em;margin:1.2em 0}
-.muted{color:#666}ol.plan>li{margin:.5em 0}code{white-space:pre-wrap;word-break:break-all}.gate-failed{color:#c62828}.gate-passed{color:#2e7d32}
+.muted{color:#666}ol.plan>li{margin:.5em 0}.gate-failed{color:#c62828}.gate-passed{color:#2e7d32}
+code{white-space:pre-wrap;overflow-wrap:break-word}.finding.after{margin-left:2em}
+table.hosts td+td{white-space:nowrap}ul.steps{list-style:none;padding-left:1em}.step{display:inline-block;min-width:2.5em;color:#666}
 """
 
 
@@ -64,19 +67,19 @@ def chart(findings: list[Finding]) -> str:
     return "".join(parts)
 
 
-def _summary_table(report: Report) -> str:
-    head = "".join(f"<th>{s}</th>" for s in SEVERITIES)
+def _summary_table(hosts: list[HostReport], shown: list[str]) -> str:
+    """The terminal's fleet table: the same hosts in the same order, the same columns."""
+    head = "".join(f"<th>{s}</th>" for s in shown)
     rows = []
-    for h in sorted(report.hosts, key=worst_first):
+    for h in hosts:
         counts = h.finding_counts()
-        score = "-" if h.score is None else f"{h.score:g}"
-        cells = "".join(f'<td class="num">{counts[s]}</td>' for s in SEVERITIES)
-        rows.append(f'<tr><td><a href="#{_anchor(h)}">{_e(h.host)}</a></td><td>{_e(h.kind_of_host)}'
-                    f'{" (plan)" if h.kind == "plan" else ""}</td><td class="num score">{score}</td>{cells}'
-                    f"<td>{_e(h.status)}</td></tr>")
-    return (f"<table><tr><th>host</th><th>platform</th><th>score</th>{head}<th>status</th></tr>"
-            f"{''.join(rows)}</table>")
-
+        cells = "".join(f'<td class="num">{counts[s]}</td>' for s in shown)
+        rows.append(f'<tr><td><a href="#{_anchor(h)}">{_e(h.label)}</a></td><td>{_e(h.kind_of_host)}'
+                    f'{" (plan)" if h.kind == "plan" else ""}</td>'
+                    f'<td class="num score">{_e(grouping.score_short(h))}</td>'
+                    f'<td class="num">{"%d/%d" % h.coverage}</td>{cells}<td>{_e(h.status_said)}</td></tr>')
+    return (f'<table class="hosts"><tr><th>host</th><th>platform</th><th>score</th><th>checks</th>{head}'
+            f"<th>status</th></tr>{''.join(rows)}</table>")
 
 
 def _legend() -> str:
@@ -84,23 +87,29 @@ def _legend() -> str:
         f'{_badge(s)} <span class="muted">weight {w}</span>' for s, w in zip(SEVERITIES, (10, 5, 3, 1, 0))) + "</p>"
 
 
-def _plan(h: HostReport) -> str:
+def _plan(h: HostReport, numbered: list[tuple[str, PlanStep]]) -> str:
+    """The change plan, each step with the number the cards give it."""
     plan = h.plan
     if plan is None or not (plan.prerequisites or plan.phases):
         return ""
+    number = {id(s): n for n, s in numbered}
     parts = ["<h3>Change plan</h3>", *_proven(plan)]
     if plan.prerequisites:
-        parts.append("<p>Prerequisites, never run by advisor:</p><ul>" + "".join(
-            f"<li><code>{_e(p.command)}</code></li>" for p in plan.prerequisites) + "</ul>")
+        parts.append('<p>Prerequisites, never run by advisor:</p><ul class="steps">' + "".join(
+            f"<li>{_number(number[id(p)])}<code>{_e(p.command)}</code></li>" for p in plan.prerequisites) + "</ul>")
     parts.append('<ol class="plan">')
     for phase in plan.phases:
         after = " (after the reboot)" if phase.after_reboot else ""
-        steps = "".join(_step(st) for st in phase.steps)
+        steps = "".join(_step(number[id(st)], st) for st in phase.steps)
         parts.append(f"<li><strong>{_e(phase.title)}</strong>{after}; on {_e(phase.runs_on)}; interrupts: "
-                     f"{_e(phase.outage)}<ul>{steps}</ul></li>")
+                     f'{_e(phase.outage)}<ul class="steps">{steps}</ul></li>')
     parts.append("</ol>")
     parts += [f'<p class="muted">{_e(n)}</p>' for n in plan.notes]
     return "".join(parts)
+
+
+def _number(n: str) -> str:
+    return f'<span class="step">{n}</span> '
 
 
 def _proven(plan: ChangePlan) -> list[str]:
@@ -113,33 +122,95 @@ def _proven(plan: ChangePlan) -> list[str]:
                                                             if left else [])
 
 
-def _step(st: PlanStep) -> str:
+def _step(n: str, st: PlanStep) -> str:
     note = f' <span class="muted">{_e(st.note)}</span>' if st.note else ""
-    return f"<li><code>{'' if st.run else '# '}{_e(st.command)}</code>{note}</li>"
+    return f"<li>{_number(n)}<code>{'' if st.run else '# '}{_e(st.command)}</code>{note}</li>"
 
 
 def _anchor(h: HostReport) -> str:
     return "host-" + "".join(c if c.isalnum() or c in "-_" else "_" for c in h.host)
 
 
-def _finding(h: HostReport, f: Finding) -> str:
-    evidence = ", ".join(f"<code>{_e(e)}</code>" for e in f.evidence) or "-"
-    which, lines = fix_lines(h, f)
-    undo = (f"<p>Undo:</p><pre>{_e(chr(10).join(f.undo))}</pre>" if f.undo else "")
-    return (f'<div class="finding" style="border-color:{COLOURS[f.severity.value]}">'
-            f"<h4>{_badge(f.severity.value)} <code>{_e(f.rule)}</code> {_e(f.subject)}</h4>"
-            f"<p>{_e(f.message)}</p><table>"
-            f"<tr><th>observed</th><td>{_e(f.observed)}</td></tr><tr><th>expected</th><td>{_e(f.expected)}</td></tr>"
-            f"<tr><th>evidence</th><td>{evidence}</td></tr><tr><th>effect</th><td>{_e(f.effect)}</td></tr>"
-            f"<tr><th>source</th><td>{_source(f)}</td></tr></table>"
-            f"<p>Fix (impact: {_e(f.impact)}; {_e(which)}):</p>"
-            + (f"<pre class=\"fix\">{_e(chr(10).join(lines))}</pre>" if lines else "") + f"{undo}</div>")
+def _card(h: HostReport, group: grouping.Group, numbered: list[tuple[str, PlanStep]],
+          studies: dict[grouping.Study, int]) -> str:
+    """One rule's findings: each subject's own values, then effect, fix and source once."""
+    worst, one = group.worst, len(group.findings) == 1
+    steps = grouping.steps_of(group, numbered)
+    follows = (f'<p class="follows">follows from {", ".join(f"<code>{_e(c)}</code>" for c in group.causes)}: '
+               f"fixing that fixes this</p>" if group.causes else "")
+    what = _one(*grouping.subjects(group, h.source)) if one else _subjects(group, h.source)
+    checks = grouping.checks_of(group)
+    undo = list(dict.fromkeys(u for f in group.findings for u in f.undo))
+    kind = "finding after" if group.causes else "finding"  # under its cause, indented
+    return (f'<div class="{kind}" style="border-color:{COLOURS[worst.severity.value]}">'
+            f"<h4>{_badge(worst.severity.value)} <code>{_e(group.rule)}</code> "
+            f"{_e(worst.subject if one else f'{len(group.findings)} subjects')}</h4>{follows}"
+            f"<p>{_e(worst.message if one else worst.title)}</p>{what}<table>"
+            f"<tr><th>effect</th><td>{_e(worst.effect)}</td></tr>"
+            f"<tr><th>fix</th><td>{_e(grouping.fix_said(group, steps))}</td></tr>"
+            f"<tr><th>source</th><td>{_cited(h, worst, studies)}</td></tr></table>"
+            + _pre("fix", step_lines(steps)) + _pre("check", checks, "Check by hand:") + _pre("undo", undo, "Undo:")
+            + "</div>")
 
 
-def _source(f: Finding) -> str:
-    if f.source_url:
-        return f'<a href="{_e(f.source_url)}">{_e(f.source)}</a>'
-    return _e(f.source)
+def _pre(kind: str, lines: list[str], title: str = "") -> str:
+    if not lines:
+        return ""
+    return (f"<p>{title}</p>" if title else "") + f'<pre class="{kind}">{_e(chr(10).join(lines))}</pre>'
+
+
+def _one(s: grouping.Subject) -> str:
+    return (f"<table><tr><th>observed</th><td>{_e(s.observed)}</td></tr>"
+            f"<tr><th>expected</th><td>{_e(s.expected)}</td></tr>"
+            f"<tr><th>evidence</th><td>{_evidence(s.evidence)}</td></tr></table>")
+
+
+def _subjects(group: grouping.Group, source: str) -> str:
+    """A row per subject with its own observed and expected values; its severity where it is not the card's."""
+    worst = group.worst.severity.value
+    rows = "".join(f'<tr><td>{_e(s.name)}{"" if s.severity == worst else " " + _badge(s.severity)}</td>'
+                   f"<td>{_e(s.observed)}</td><td>{_e(s.expected)}</td><td>{_evidence(s.evidence)}</td></tr>"
+                   for s in grouping.subjects(group, source))
+    return ('<table class="subjects"><tr><th>subject</th><th>observed</th><th>expected</th><th>evidence</th></tr>'
+            f"{rows}</table>")
+
+
+def _evidence(evidence: list[str]) -> str:
+    return ", ".join(f"<code>{_path(e)}</code>" for e in evidence) or "-"
+
+
+def _path(text: str) -> str:
+    """A path or address may wrap after each slash, never inside a word."""
+    return _e(text).replace("/", "/<wbr/>")
+
+
+def _cited(h: HostReport, f: Finding, studies: dict[grouping.Study, int]) -> str:
+    """`[1], section ...`: the number of the study in the host's list of sources."""
+    number, section = grouping.cite(f, studies)
+    return (f'<a href="#{_anchor(h)}-source-{number}">[{number}]</a>' + (f", section {_e(section)}" if section else "")
+            + ("" if f.confidence == "confirmed" else " [unconfirmed]"))
+
+
+def _sources(h: HostReport, studies: dict[grouping.Study, int]) -> str:
+    items = "".join(f'<li id="{_anchor(h)}-source-{n}">'
+                    + (f'<a href="{_e(url)}">{_e(title)}</a><br/><span class="muted">{_path(url)}</span>' if url
+                       else _e(title)) + "</li>" for (title, url), n in studies.items())
+    return f'<h3>Sources</h3><ol class="sources">{items}</ol>' if studies else ""
+
+
+def _unknowns(h: HostReport) -> str:
+    """The checks not evaluated, by the input that would decide them."""
+    items = "".join(f"<li>needs {_e(missing)}: {', '.join(f'<code>{_e(r)}</code>' for r in rules)}</li>"
+                    for missing, rules in grouping.unknowns(h))
+    return f'<h3>Not evaluated (missing input)</h3><ul class="unknown">{items}</ul>' if items else ""
+
+
+def _waived(h: HostReport) -> str:
+    if not h.waived:
+        return ""
+    return "<h3>Waived</h3><ul>" + "".join(
+        f"<li><code>{_e(f.rule)}</code> {_e(f.subject)}: {_e(f.waiver.reason if f.waiver else '')}</li>"
+        for f in h.waived) + "</ul>"
 
 
 def _node(h: HostReport) -> str:
@@ -151,29 +222,27 @@ def _collected(h: HostReport) -> str:
     return f" (collected {h.collected})" if h.collected else ""
 
 
-def _host(h: HostReport) -> str:
-    score = "-" if h.score is None else f"{h.score:g}"
-    parts = [f'<section id="{_anchor(h)}"><h2>{_e(h.host)} <span class="muted">score {score}/100</span></h2>',
-             f'<p class="muted">{_node(h)}{_e(h.source)}{_collected(h)}; {h.counts.passed} passed, {h.counts.failed} failed, '
-             f"{h.counts.unknown} unknown, {h.counts.not_applicable} not applicable</p>"]
-    parts += [f'<p class="gate-failed">error: {_e(e)}</p>' for e in h.errors]
-    for sev in SEVERITIES:
-        found = [f for f in h.findings if f.severity.value == sev]
-        if found:
-            parts.append(f"<h3>{_badge(sev)} {len(found)} finding(s)</h3>")
-            parts += [_finding(h, f) for f in found]
-    if not h.findings:
-        parts.append("<p>No findings.</p>")
-    parts.append(_plan(h))
-    if h.waived:
-        parts.append("<h3>Waived</h3><ul>" + "".join(
-            f"<li><code>{_e(f.rule)}</code> {_e(f.subject)}: {_e(f.waiver.reason if f.waiver else '')}</li>"
-            for f in h.waived) + "</ul>")
-    parts.append("</section>")
-    return "".join(parts)
+def _verdict(h: HostReport) -> str:
+    if h.status == "no-evidence":
+        return '<p class="gate-failed">No evidence: no check could be evaluated with these outputs (see below).</p>'
+    return "" if h.findings else "<p>No findings.</p>"
 
 
-def render(report: Report, now: datetime | None = None) -> str:
+def _host(h: HostReport, causes: dict[str, list[str]]) -> str:
+    score = f"{h.score:g}/100" if h.score is not None else grouping.score_short(h)
+    numbered = h.plan.numbered() if h.plan is not None else []
+    studies: dict[grouping.Study, int] = {}
+    cards = [_card(h, g, numbered, studies) for g in grouping.groups(h, causes)]
+    return "".join([
+        f'<section id="{_anchor(h)}"><h2>{_e(h.label)} <span class="muted">score {_e(score)}</span></h2>',
+        f'<p class="muted">{_node(h)}{_path(h.source)}{_collected(h)}; {h.counts.passed} passed, '
+        f"{h.counts.failed} failed, {h.counts.unknown} unknown, {h.counts.not_applicable} not applicable</p>",
+        *[f'<p class="gate-failed">error: {_e(e)}</p>' for e in h.errors], _verdict(h),
+        *cards, _plan(h, numbered), _waived(h), _unknowns(h), _sources(h, studies), "</section>"])
+
+
+def render(report: Report, causes: dict[str, list[str]] | None = None, now: datetime | None = None) -> str:
+    """The report as one page; `causes` maps a rule to the rules it follows from, as for the terminal."""
     findings = [f for h in report.hosts for f in h.findings]
     when = (now or datetime.now(timezone.utc)).strftime("%Y-%m-%d %H:%M UTC")
     gate = ""
@@ -181,11 +250,12 @@ def render(report: Report, now: datetime | None = None) -> str:
         gate = (f'<p class="gate-{report.summary.gate}"><strong>Gate {report.summary.gate}</strong>: '
                 f"{_e(report.summary.gate_reason or '')}</p>")
     errors = "".join(f'<p class="gate-failed">error: {_e(e)}</p>' for e in report.errors)
+    hosts, shown = grouping.fleet(report)
     return ("<!DOCTYPE html>\n"
             '<html xmlns="http://www.w3.org/1999/xhtml" lang="en"><head><meta charset="utf-8"/>'
             f"<title>advisor report</title><style>{_STYLE}</style></head><body>"
             f"<h1>advisor report</h1><p class=\"muted\">advisor {__version__}, {when}, {report.tool.rules} rules, "
             f"{report.summary.hosts} host(s)</p>{gate}{errors}{_legend()}"
-            f"<h2>Hosts (worst severity first)</h2>{_summary_table(report)}"
+            f"<h2>Hosts (worst severity first; checks: evaluated/applicable)</h2>{_summary_table(hosts, shown)}"
             f"<h2>Findings per rule</h2>{chart(findings)}"
-            + "".join(_host(h) for h in report.hosts) + "</body></html>\n")
+            + "".join(_host(h, causes or {}) for h in hosts) + "</body></html>\n")

@@ -242,10 +242,7 @@ def fix_lines(host: "HostReport", finding: "Finding") -> tuple[str, list[str]]:
     reason above it); a finding with no step says why, with its checks."""
     steps = host.plan.steps_for(finding) if host.plan is not None else []
     if steps:
-        lines: list[str] = []
-        for n, s in steps:
-            lines += [f"# step {n}: {s.note}" if s.note else f"# step {n}"] + [s.command if s.run else f"# {s.command}"]
-        return f"plan step {', '.join(n for n, _s in steps)}", lines
+        return f"plan step {', '.join(n for n, _s in steps)}", step_lines(steps)
     checks = [s.as_text() for s in finding.steps if s.kind == "check"]
     return unplanned_fix(finding), checks
 
@@ -262,6 +259,14 @@ def unplanned(finding: "Finding") -> str:
     if finding.plan_needs:
         return f"no change can be planned without {' and '.join(finding.plan_needs)}, which this capture lacks"
     return "no change advisor can plan"
+
+
+def step_lines(steps: list[tuple[str, PlanStep]]) -> list[str]:
+    """Numbered plan steps as a script carries them: a held step as a comment, its reason above it."""
+    lines: list[str] = []
+    for n, s in steps:
+        lines += [f"# step {n}: {s.note}" if s.note else f"# step {n}"] + [s.command if s.run else f"# {s.command}"]
+    return lines
 
 
 class BaselineNote(BaseModel):

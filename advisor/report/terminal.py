@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections import defaultdict
 from collections.abc import Set as AbstractSet
 from typing import IO, Literal
 
-from advisor.report import layout
+from advisor.report import grouping, layout
 from advisor.report.layout import Column, Span, cells, paint, wrap
-from advisor.report.model import (RUNTIME_REASON, Finding, HostReport, PlanPhase, PlanStep, Report,
-                                   unplanned_fix, without_comment, worst_first)
+from advisor.report.model import (RUNTIME_REASON, HostReport, PlanPhase, PlanStep, Report,
+                                   without_comment, worst_first)
 
 _STATUS_STYLE = {"clean": "green", "findings": "yellow", "no-evidence": "red", "error": "red", "unreachable": "red"}
 
@@ -76,14 +75,12 @@ Mode = Literal["full", "compact", "quiet"]
 
 def _fleet_table(report: Report, out: Output) -> None:
     """Worst hosts first, full host names, no column that is empty throughout."""
-    hosts = sorted(report.hosts, key=worst_first)
-    counts = [h.finding_counts() for h in hosts]
-    shown = [s for s in ("critical", "high", "medium", "low", "info") if any(c.get(s) for c in counts)]
+    hosts, shown = grouping.fleet(report)
     head = ["host", "platform", "score", "checks", *[{"critical": "crit", "medium": "med"}.get(s, s) for s in shown],
             "status"]
     rows: list[list[str | Span]] = [
-        [h.label, h.kind_of_host, _score_short(h), "%d/%d" % h.coverage, *(str(c.get(s, 0)) for s in shown),
-         _status(h)] for h, c in zip(hosts, counts)]
+        [h.label, h.kind_of_host, grouping.score_short(h), "%d/%d" % h.coverage,
+         *(str(h.finding_counts().get(s, 0)) for s in shown), _status(h)] for h in hosts]
     titled_table(out, "Hosts (worst severity first; checks: evaluated/applicable)", head, rows,
                  right=set(range(2, 4 + len(shown))))
 
@@ -103,12 +100,6 @@ def titled_table(out: Output, title: str | None, head: list[str], rows: list[lis
     out.extend(layout.table(columns, [[(h, "bold") for h in head]], out.width, out.color, gap=3, widths=widths))
     out.whole("\u2500" * (sum(widths) + 3 * (len(widths) - 1)))
     out.extend(layout.table(columns, rows, out.width, out.color, gap=3, widths=widths))
-
-
-def _score_short(h: HostReport) -> str:
-    if h.score is None:
-        return "no evidence" if h.counts.passed + h.counts.failed == 0 else "-"
-    return f"{h.score:g}"
 
 
 def _detected(h: HostReport) -> str:
@@ -204,39 +195,10 @@ def _plan_summary(h: HostReport, numbered: list[tuple[str, PlanStep]]) -> list[t
     return rows
 
 
-def _groups(h: HostReport, causes: dict[str, list[str]]) -> list[tuple[str, list[Finding], list[str]]]:
-    """Findings by rule, worst first; a rule that follows from another one shown
-    sits right after its cause, naming it."""
-    by_rule: dict[str, list[Finding]] = {}
-    for f in h.findings:
-        by_rule.setdefault(f.rule, []).append(f)
-    order = sorted(by_rule, key=lambda r: (-max(f.severity.rank for f in by_rule[r]), r))
-    placed: list[tuple[str, list[Finding], list[str]]] = []
-    dependents = {r: [c for c in causes.get(r, []) if c in by_rule] for r in order}
-    for rule in order:
-        if dependents[rule]:
-            continue
-        placed.append((rule, by_rule[rule], []))
-        for other in order:
-            if dependents[other] and dependents[other][0] == rule:
-                placed.append((other, by_rule[other], dependents[other]))
-    return placed
-
-
-def _short(evidence: str, source: str) -> str:
-    """Evidence relative to the host's source (its path is in the header)."""
-    return evidence[len(source) + 1:] if evidence.startswith(source + "/") else evidence
-
-
-def _study(f: Finding) -> tuple[tuple[str, str], str]:
-    """A finding's source as ((the study, its address), the section)."""
-    title, _, section = f.source.rpartition(", section ")
-    return (title or f.source, f.source_url or ""), section if title else ""
-
-
-def _group(rule: str, findings: list[Finding], causes: list[str], numbered: list[tuple[str, PlanStep]],
-           mode: Mode, source: str, out: Output, studies: dict[tuple[str, str], int]) -> None:
-    worst = max(findings, key=lambda f: f.severity.rank)
+def _group(group: grouping.Group, numbered: list[tuple[str, PlanStep]], mode: Mode, source: str, out: Output,
+           studies: dict[grouping.Study, int]) -> None:
+    rule, findings, causes = group
+    worst = group.worst
     out.text(("  " if causes else "") + f"{worst.severity.value.upper():<8}", (rule, "bold"),
              f"  {findings[0].subject}" if len(findings) == 1 else f"  {len(findings)} subjects")
     if mode == "compact":
@@ -246,43 +208,35 @@ def _group(rule: str, findings: list[Finding], causes: list[str], numbered: list
         rows.append(("", f"follows from {', '.join(causes)}: fixing that fixes this"))
     rows.append(("", worst.message if len(findings) == 1 else worst.title))
     if len(findings) == 1:
-        f = findings[0]
-        rows += [("observed", f.observed), ("expected", f.expected)]
-        if f.evidence:
-            rows.append(("evidence", ", ".join(_short(e, source) for e in f.evidence)))
+        [one] = grouping.subjects(group, source)
+        rows += [("observed", one.observed), ("expected", one.expected)]
+        if one.evidence:
+            rows.append(("evidence", ", ".join(one.evidence)))
     _fields(out, rows)
     if len(findings) > 1:
-        own = len({f.expected for f in findings}) > 1  # each subject its own target: said on its row
-        subjects: list[list[str | Span]] = []
-        for f in findings:
-            sev = "" if f.severity is worst.severity else f" [{f.severity.value}]"
-            subjects.append([f.subject.split(" ", 1)[-1], f.observed + sev + (f"; expected {f.expected}" if own else ""),
-                             ", ".join(_short(e, source) for e in f.evidence)])
-        out.extend(layout.table([Column(wrap=False), Column(), Column(style="dim")], subjects, out.width, out.color,
-                                indent="  "))
-        if not own:
-            _fields(out, [("expected", worst.expected)])
-    tags = {f.tag for f in findings}
-    mine = [(n, s) for n, s in numbered if tags & set(s.fixes)]
-    impact = ", ".join(dict.fromkeys(f.impact for f in findings))
+        _subjects(group, source, out)
+    mine = grouping.steps_of(group, numbered)
     conf = "" if worst.confidence == "confirmed" else " [unconfirmed]"
-    checks = [s for f in findings for s in f.steps if s.kind == "check"]
-    _fields(out, [
-        ("effect", worst.effect),
-        ("fix", f"impact: {impact}; " + (f"plan step {', '.join(n for n, _ in mine)}" if mine
-                                         else f"fixed by the steps of {', '.join(causes)}" if causes
-                                         else unplanned_fix(worst))),
-        ("source", _cited(worst, studies) + conf)])
+    number, section = grouping.cite(worst, studies)
+    _fields(out, [("effect", worst.effect), ("fix", grouping.fix_said(group, mine)),
+                  ("source", f"[{number}]" + (f", section {section}" if section else "") + conf)])
     _commands([s for _n, s in mine], out)
-    for line in dict.fromkeys(s.as_text() for s in checks):
+    for line in grouping.checks_of(group):
         out.whole(f"      check: {line}")
 
 
-def _cited(f: Finding, studies: dict[tuple[str, str], int]) -> str:
-    """`[2], section ...`: each study is listed once, at the end of the host."""
-    study, section = _study(f)
-    number = studies.setdefault(study, len(studies) + 1)
-    return f"[{number}]" + (f", section {section}" if section else "")
+def _subjects(group: grouping.Group, source: str, out: Output) -> None:
+    """A row per subject; its expected value on the row when the subjects' targets differ, else once below."""
+    rows = grouping.subjects(group, source)
+    own = len({r.expected for r in rows}) > 1
+    worst = group.worst.severity.value
+    table: list[list[str | Span]] = [
+        [r.name, r.observed + ("" if r.severity == worst else f" [{r.severity}]")
+         + (f"; expected {r.expected}" if own else ""), ", ".join(r.evidence)] for r in rows]
+    out.extend(layout.table([Column(wrap=False), Column(), Column(style="dim")], table, out.width, out.color,
+                            indent="  "))
+    if not own:
+        _fields(out, [("expected", rows[0].expected)])
 
 
 def _commands(steps: list[PlanStep], out: Output) -> None:
@@ -321,15 +275,6 @@ def _plan(h: HostReport, numbered: list[tuple[str, PlanStep]], out: Output) -> b
     return True
 
 
-def _unknowns(h: HostReport) -> list[tuple[str, str]]:
-    by_input: dict[str, set[str]] = defaultdict(set)
-    for r in h.results:
-        if r.status == "unknown":
-            for m in r.missing or [r.reason or "undetermined"]:
-                by_input[m].add(r.rule)
-    return [("needs", f"{missing}: {', '.join(sorted(rules))}") for missing, rules in sorted(by_input.items())]
-
-
 def _notes(h: HostReport, out: Output) -> None:
     if h.errors:
         _fields(out, [("error", e) for e in h.errors], style="red")
@@ -358,9 +303,9 @@ def _host(h: HostReport, out: Output, causes: dict[str, list[str]], mode: Mode) 
         out.text("  No evidence: no check could be evaluated with these outputs (see below).", style="red")
     elif not h.findings:
         out.text("  No findings.", style="green")
-    studies: dict[tuple[str, str], int] = {}
-    for rule, findings, after in _groups(h, causes):
-        _group(rule, findings, after, numbered, mode, h.source, out, studies)
+    studies: dict[grouping.Study, int] = {}
+    for group in grouping.groups(h, causes):
+        _group(group, numbered, mode, h.source, out, studies)
         if mode == "full":
             out.blank()
     if mode == "compact":
@@ -384,10 +329,10 @@ def _host(h: HostReport, out: Output, causes: dict[str, list[str]], mode: Mode) 
     if h.kind == "plan" and runtime:
         _fields(out, [("plan", f"not applicable before the system runs: {', '.join(runtime)}")])
         out.blank()
-    unknown = _unknowns(h)
+    unknown = grouping.unknowns(h)
     if unknown:
         out.text("Not evaluated (missing input):", style="bold")
-        _fields(out, unknown)
+        _fields(out, [("needs", f"{missing}: {', '.join(rules)}") for missing, rules in unknown])
         out.blank()
     if studies:
         out.text("Sources:", style="bold")
