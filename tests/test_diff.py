@@ -7,7 +7,9 @@ import json
 import shutil
 from pathlib import Path
 
-from conftest import CAPTURES, run_cli
+from conftest import CAPTURES, FIXTURES, review, run_cli
+
+AFTER = FIXTURES / "diff" / "t5-primary-after"  # t5-primary-untuned once its plan ran (docs/user-guide.md)
 
 
 def _report(path: Path, out: Path) -> Path:
@@ -34,6 +36,26 @@ def test_reports_of_untuned_and_tuned_host_give_fixed_findings_and_the_score_cha
     back = run_cli("diff", str(new), str(old), "--fail-on", "high", "--force")
     assert back.returncode == 1  # the reverse adds high findings
     assert "20 new or more severe" in back.stdout
+
+
+def test_the_bundled_after_capture_is_what_the_untuned_plan_predicts() -> None:
+    """The documented pair is one machine: the plan's steps applied, its prerequisites and checks not."""
+    [before] = review(CAPTURES / "t5-primary-untuned").hosts
+    [after] = review(AFTER).hosts
+    sim = before.plan.simulation
+    assert after.node == before.node == "t5-primary"
+    assert after.score == sim.score_after == 68.6
+    assert {f"{f.rule} on {f.subject}" for f in after.findings} == {x.finding for x in sim.left}
+
+
+def test_the_bundled_pair_diffs_without_force() -> None:
+    res = run_cli("diff", str(CAPTURES / "t5-primary-untuned"), str(AFTER), "-f", "json")
+    assert res.returncode == 0, res.stderr
+    [host] = json.loads(res.stdout)["hosts"]
+    assert (host["score_before"], host["score_after"], host["score_change"]) == (26.2, 68.6, 42.4)
+    assert len(host["fixed"]) == 13 and host["new"] == [] and host["changed"] == [] and host["unchanged"] == 7
+    moves = {(m["subject"], m["counter"]): m["delta"] for m in host["counters"]}
+    assert moves[("ldc vsw:0:vswldc0x0", "norcvbuf")] is None  # the control domain rebooted in between
 
 
 def _after(src: Path, dest: Path, edits: dict[str, str]) -> Path:
