@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
 from advisor import changes
 from advisor.changes import Change
-from advisor.engine.model import TEMPLATE, Remedy, Rule, Severity
+from advisor.engine.model import TEMPLATE, ChangeTemplate, Remedy, Rule, Severity
 from advisor.facts.models import HostFacts
 from advisor.report.model import without_comment
 
@@ -86,7 +87,7 @@ def _step(rule: Rule, r: Remedy) -> Step:
                     cel=cel)
     if r.change is None:
         return Step(_heading(rule, r), command=placed(r.command or "", rule), check_first=check_first, cel=cel)
-    command, held = _rendered(r, rule)
+    command, held = _rendered(r.change, r, rule)
     return Step(_heading(rule, r), command=command, check_first=check_first, held=held, cel=cel)
 
 
@@ -96,7 +97,7 @@ def _split(text: str) -> tuple[str, str]:
     return code, text[len(code):].strip().lstrip("#").strip()
 
 
-def _rendered(r: Remedy, rule: Rule) -> tuple[str, str | None]:
+def _rendered(t: ChangeTemplate, r: Remedy, rule: Rule) -> tuple[str, str | None]:
     """A change as its operation renders it, and why it would be held. Each
     value goes in as a plain word, so that the command is quoted as it would be
     for a real value, and comes out as its placeholder."""
@@ -109,8 +110,6 @@ def _rendered(r: Remedy, rule: Rule) -> tuple[str, str | None]:
             return key
         return TEMPLATE.sub(stand_in, template).strip()
 
-    t = r.change
-    assert t is not None
     change = Change(op=t.op, target=word(t.target), value=word(t.value), prop=word(t.prop) if t.prop else None,
                     domain=word(t.domain) if t.domain else None)
     command, held = changes.command_line(change, HostFacts(host="<host>", **r.shown_for),
