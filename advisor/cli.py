@@ -357,15 +357,17 @@ def rules_list(rules: RulesOpt = None) -> None:
 
 
 @rules_app.command("show")
-def rules_show(rule_id: Annotated[str, typer.Argument(help="Rule id, e.g. ldoms.dring-mode")], rules: RulesOpt = None) -> None:
-    """Show one rule: rationale, checks, remediation, source.
+def rules_show(rule_id: Annotated[str, typer.Argument(help="Rule id, e.g. ldoms.dring-mode")], rules: RulesOpt = None,
+               cel: Annotated[bool, typer.Option("--cel", help="Show each condition as CEL too, for rule authors.")] = False
+               ) -> None:
+    """Show one rule: rationale, when it fails, remediation, source.
 
     \b
     Example: advisor rules show ldoms.dring-mode
     """
     show_rule = _command("advisor.commands.rules").show_rule
     try:
-        show_rule(rule_id, rules or [])
+        show_rule(rule_id, rules or [], cel)
     except AdvisorError as exc:
         _die(str(exc))
 

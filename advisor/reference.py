@@ -8,9 +8,9 @@ import json
 import sys
 from pathlib import Path
 
-from advisor.engine import packs
-from advisor import changes
-from advisor.engine.model import Remedy, Rule
+from advisor.engine import explain, packs
+from advisor.engine.model import Rule
+from advisor.report.markdown import code
 from advisor.report.model import Report
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
@@ -29,53 +29,36 @@ def _rule_section(rule: Rule) -> list[str]:
     lines = [f"### `{rule.id}`", "", f"**{rule.title}**", "",
              f"- Severity: {sev}; subject: {rule.subject}; platforms: {', '.join(rule.platforms)}",
              f"- Source: {rule.source.citation}" + (f" <{rule.source.url}>" if rule.source.url else "")]
-    lines += [f"- Reference: {ref}" for ref in rule.references]
+    lines += [f"- Reference: {_words(ref)}" for ref in rule.references]
     if rule.follows_from:
         lines.append(f"- Follows from: {', '.join(f'`{r}`' for r in rule.follows_from)} (reports show it under them)")
     if rule.confidence != "confirmed":
         lines.append("- Confidence: unconfirmed (reported as info/unknown only)")
-    lines += ["", rule.rationale.strip(), "", f"*Expected effect:* {rule.effect.strip()}", "", "Fails when:", ""]
-    for c in rule.checks:
-        cond = f" (only if `{c.applies}`)" if c.applies else ""
-        lines.append(f"- [{(c.severity or rule.severity).value}] `{c.when}`{cond}")
+    lines += ["", rule.rationale.strip(), "", f"*Expected effect:* {rule.effect.strip()}", "",
+              explain.fails_when(rule) + ":", ""]
+    for f in explain.failures(rule):
+        lines += [f"- [{f.severity.value}] {_words(f.says)}", f"  - condition (CEL): {code(f.cel)}"]
     lines += ["", f"Remediation ({impacts}), as steps of the change plan:", ""]
-    lines += [_remedy_line(r) for r in rule.remediation]
+    for step in explain.steps(rule):
+        lines += _step_lines(step)
     lines.append("")
     if rule.params:
         lines += ["Parameters: " + ", ".join(f"`{k}` = {v}" for k, v in rule.params.items()), ""]
     return lines
 
 
-_KIND = {"change": "change", "check": "read-only check, never run by a script",
-         "prerequisite": "prerequisite, listed first and never run by a script"}
+def _words(text: str) -> str:
+    """Words with <placeholders>, which Markdown would read as HTML tags."""
+    return text.replace("<", "\\<")
 
 
-def _timing(op: changes.Operation) -> str:
-    """When an operation's change takes effect, as its declaration says."""
-    if op.restarts is changes.always:
-        return "takes effect at the restart of the domain it changes"
-    if op.restarts is changes.never:
-        return "takes effect at once"
-    return "takes effect " + " ".join((op.restarts.__doc__ or "").split()).rstrip(".")
-
-
-def _remedy_line(r: Remedy) -> str:
-    parts = [_KIND[r.kind]]
-    op = changes.get(r.change.op) if r.change else None
-    if r.kind == "change":
-        parts.append(_timing(op) if op is not None else
-                     "takes effect at the restart of the domain it changes" if r.takes_effect == "restart"
-                     else "takes effect at once")
-    if op is not None and op.sizes:
-        parts.append(f"sizes {op.sizes} of `{r.change.target}`, merged with other rules' targets")  # type: ignore[union-attr]
-    if r.check_first:
-        parts.append(f"commented out until: {r.check_first}")
-    if r.when:
-        parts.append(f"when `{r.when}`")
-    if r.for_each:
-        parts.append(f"for each of `{r.for_each}`")
-    return f"- `{r.summary}`: {'; '.join(parts)}"
-
+def _step_lines(step: explain.Step) -> list[str]:
+    """A command in a code span, after its heading; all else in words, labelled."""
+    what = code(step.command) if step.command else _words(step.needs or "")
+    lines = [f"- {_words(step.heading)}: {what}"]
+    lines += [f"  - {label}: {_words(words)}" for label, words in
+              (("check first", step.check_first), ("held", step.held)) if words]
+    return lines + ([f"  - condition (CEL): {code(step.cel)}"] if step.cel else [])
 
 
 PLAN_INTRO = """## How the fixes become one plan

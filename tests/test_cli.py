@@ -161,7 +161,7 @@ def test_policy_intents_and_bad_policy(cli, tmp_path: Path) -> None:
 
 def test_bad_rule_pack_is_one_line(cli, tmp_path: Path) -> None:
     (tmp_path / "mine.yaml").write_text("- id: site.x\n  title: t\n  subject: host\n  severity: high\n"
-                                        "  checks: [{when: 'host.vcpus <'}]\n  message: m\n  observed: o\n"
+                                        "  checks: [{when: 'host.vcpus <', says: 'it has few vCPUs'}]\n  message: m\n  observed: o\n"
                                         "  expected: e\n  remediation: [x]\n  impact: live\n  effect: e\n"
                                         "  rationale: r\n  source: {ref: hp-tso-rp4440-2004, section: s}\n")
     res = cli("review", str(TUNED), "--rules", str(tmp_path))

@@ -151,7 +151,7 @@ def test_a_review_with_its_rule_packs_cached_imports_no_yaml(tmp_path: Path) -> 
 
 
 _BROKEN_PACK = ("- id: site.x\n  title: t\n  subject: host\n  severity: high\n"
-                "  checks: [{when: 'host.vcpus <'}]\n  message: m\n  observed: o\n"
+                "  checks: [{when: 'host.vcpus <', says: 'it has few vCPUs'}]\n  message: m\n  observed: o\n"
                 "  expected: e\n  remediation: [x]\n  impact: live\n  effect: e\n"
                 "  rationale: r\n  source: {ref: hp-tso-rp4440-2004, section: s}\n")
 

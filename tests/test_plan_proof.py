@@ -167,6 +167,7 @@ _KEEP_JUMBO = """
   requires: [s.mtu]
   checks:
     - when: "s.mtu < 9000"
+      says: "the switch's MTU is below 9000"
   message: "{s.name} runs MTU {s.mtu}"
   observed: "MTU {s.mtu}"
   expected: "MTU 9000"

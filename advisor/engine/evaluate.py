@@ -14,7 +14,7 @@ from typing import Any, Callable
 from advisor.changes import Change
 from advisor.engine.cel_env import Expr, Scope, remember_checked
 from advisor.engine.inputs import command_family, input_for
-from advisor.engine.model import Check, Rule, Severity
+from advisor.engine.model import TEMPLATE, Check, Rule, Severity
 from advisor.engine.policy import Policy
 from advisor.errors import RulePackError
 from advisor.shell import shell_word
@@ -40,7 +40,6 @@ SUBJECTS: dict[str, tuple[str | None, Namer]] = {
 
 _NULL_TESTS = re.compile(r"\b(?:s|host|intent)\.[a-z0-9_.]+\s*[!=]=\s*null\b")
 _REF = re.compile(r"\b(s|host|intent)\.([a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*)")
-_TEMPLATE = re.compile(r"\{(s|host|p|v|intent|item)(?:\.([A-Za-z0-9_]+))?\}")
 
 
 @dataclass
@@ -87,7 +86,7 @@ class CompiledRule:
 
 
 def _check_template(template: str, rule: Rule, where: str) -> None:
-    for ns, name in _TEMPLATE.findall(template):
+    for ns, name in TEMPLATE.findall(template):
         if ns == "v" and name not in rule.let:
             raise RulePackError(f"{where}: template uses {{v.{name}}} but let: has no {name}")
         if ns == "p" and name not in rule.params:
@@ -141,7 +140,7 @@ def render(template: str, ns: dict[str, Any], word: Callable[[str], str] = str) 
         path = m.group(1) if m.group(2) is None else f"{m.group(1)}.{m.group(2)}"
         return word(_show(_lookup(ns, path)))
 
-    return _TEMPLATE.sub(value, template).strip()
+    return TEMPLATE.sub(value, template).strip()
 
 
 def render_command(template: str, ns: dict[str, Any]) -> str:
@@ -332,7 +331,7 @@ class Engine:
                     interrupts=render(remedy.interrupts, ns) if remedy.interrupts else None,
                     undo=render_command(remedy.undo, ns) if remedy.undo else None)
                 if remedy.change is None:
-                    step.command = render_command(remedy.command or "", ns)
+                    step.command = render_command(remedy.command or remedy.needs or "", ns)
                 else:
                     t = remedy.change
                     step.with_change(Change(op=t.op, target=render(t.target, ns), value=render(t.value, ns),

@@ -34,13 +34,18 @@ Subject = Literal["host", "domain", "vsw", "vnet", "link", "ldc", "pcpu", "xen-v
                   "lan"]
 
 _STRICT = ConfigDict(extra="forbid")
+TEMPLATE = re.compile(r"\{(s|host|p|v|intent|item)(?:\.([A-Za-z0-9_]+))?\}")  # a value in a rule's text: {s.name}
 
 
 class Check(BaseModel):
-    """One way the rule can fail; the first check that holds decides."""
+    """One way the rule can fail; the first check that holds decides. `says`
+    is when it fails in words, as an administrator reads it where the rule is
+    shown (rules show, docs/rules.md): what `when` (and `applies`) test, no
+    more, no less."""
 
     model_config = _STRICT
     when: str
+    says: str = Field(min_length=1)
     severity: Severity | None = None
     applies: str | None = None
     requires: list[str] = []
@@ -72,9 +77,13 @@ class ChangeTemplate(BaseModel):
 
 
 class Remedy(BaseModel):
-    """A typed change (`change`), rendered for the host by its platform, or a
-    command (`command`: checks, prerequisites and what has no operation yet);
-    with for_each (a CEL list) it is given once per item, as {item}.
+    """A typed change (`change`), rendered for the host by its platform, a
+    command (`command`: checks, prerequisites and what has no operation yet),
+    or a prerequisite in words (`needs`: a release to reach, which no one
+    command gives); with for_each (a CEL list) it is given once per item, as
+    {item}. `says_when` is its `when` and `for_each` in words; `shown_for`
+    the host facts a change is rendered with where no host is at hand (rules
+    show, docs/rules.md), for an operation that renders by release.
 
     The change planner reads the other fields: `kind` (a change to make, a
     read-only check, or a prerequisite such as an upgrade that a script never
@@ -93,9 +102,12 @@ class Remedy(BaseModel):
     model_config = _STRICT
     command: str | None = None
     change: ChangeTemplate | None = None
+    needs: str | None = None
     note: str | None = None
     when: str | None = None
     for_each: str | None = None
+    says_when: str | None = None
+    shown_for: dict[str, str | int] = {}
     undo: str | None = None
     kind: Literal["change", "check", "prerequisite"] = "change"
     domain: str | None = None
@@ -107,10 +119,16 @@ class Remedy(BaseModel):
 
     @model_validator(mode="after")
     def _one_form(self) -> "Remedy":
-        if (self.command is None) == (self.change is None):
-            raise ValueError("a remedy has a change or a command, not both")
+        if [self.command, self.change, self.needs].count(None) != 2:
+            raise ValueError("a remedy has one of a change, a command or needs (a prerequisite in words)")
         if self.change is not None and self.kind != "change":
             raise ValueError("a check or prerequisite is a command, not a change")
+        if self.needs is not None and self.kind != "prerequisite":
+            raise ValueError("needs states a prerequisite in words: give it kind: prerequisite")
+        if (self.when is None and self.for_each is None) != (self.says_when is None):
+            raise ValueError("says_when puts a remedy's when or for_each in words: it goes with them, and only them")
+        if self.shown_for and self.change is None:
+            raise ValueError("shown_for renders a change: a command is shown as written")
         declared = self.model_fields_set & {"takes_effect", "interrupts", "undo"}
         if self.change is not None and declared:
             raise ValueError(f"a change's {', '.join(sorted(declared))} come from its operation "
@@ -121,7 +139,7 @@ class Remedy(BaseModel):
     def summary(self) -> str:
         """What it does, as the rule states it: its command, or its typed change."""
         if self.change is None:
-            return self.command or ""
+            return self.command or self.needs or ""
         c = self.change
         what = f"{c.prop}={c.value}" if c.prop else c.value
         where = f" in {c.domain}" if c.domain else ""
@@ -132,8 +150,8 @@ class Remedy(BaseModel):
         """Every text of it that holds {s.x} values."""
         typed = [t for t in (self.change.target, self.change.value, self.change.prop, self.change.domain) if t] \
             if self.change else []
-        return [t for t in (self.command, self.note, self.undo, self.domain, self.check_first, self.interrupts) if t] \
-            + typed
+        return [t for t in (self.command, self.needs, self.note, self.undo, self.domain, self.check_first,
+                            self.interrupts) if t] + typed
 
 
 class Choice(BaseModel):
@@ -203,6 +221,9 @@ class Rule(BaseModel):
     follows_from: list[str] = []  # rules whose findings cause this one's: shown under them
     # command id -> names a grep filter must keep for a filtered output to be enough (kstat-p: [dring_mode])
     filtered_enough: dict[str, list[str]] = {}
+    # what a template's value is called where no host is at hand (rules show, docs/rules.md): {v.me: domain};
+    # {s.name} is called after the subject, any other after its name
+    placeholders: dict[str, str] = {}
     file: str = ""
 
     @field_validator("id")
@@ -233,6 +254,17 @@ class Rule(BaseModel):
     @classmethod
     def _impact(cls, value: object) -> object:
         return [{"value": value}] if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _placeholders(self) -> "Rule":
+        texts = [t for r in self.remediation for t in r.templates]
+        unused = sorted(k for k in self.placeholders if not any(f"{{{k}}}" in t for t in texts))
+        if unused:
+            raise ValueError(f"placeholders: no remedy uses {{{unused[0]}}}")
+        odd = [w for w in self.placeholders.values() if not re.fullmatch(r"[a-z][a-z ]*", w)]
+        if odd:  # as a shell reads <words> in a command: a name to fill in (advisor.shell)
+            raise ValueError(f"placeholders: {odd[0]!r} is not a name in lower-case words")
+        return self
 
     def check_severities(self) -> set[Severity]:
         return {c.severity or self.severity for c in self.checks}

@@ -22,16 +22,11 @@ def bundled_rules_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "rules"
 
 
-def _describe(exc: ValidationError, data: list) -> str:
+def _describe(exc: ValidationError) -> str:
+    """`checks[0].says: Field required`: the first error, where it is."""
     err = exc.errors()[0]
-    loc = list(err["loc"])
-    where = ""
-    if loc and isinstance(loc[0], int) and loc[0] < len(data) and isinstance(data[loc[0]], dict):
-        rid = data[loc[0]].get("id", f"rule #{loc[0] + 1}")
-        where = f"{rid}: "
-        loc = loc[1:]
-    field = ".".join(str(p) for p in loc)
-    return f"{where}{field + ': ' if field else ''}{err['msg']}"
+    field = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err["loc"]).lstrip(".")
+    return f"{field + ': ' if field else ''}{datafile.error_text(err)}"
 
 
 def _data(path: Path) -> Any:
@@ -58,7 +53,7 @@ def load_file(path: Path) -> list[Rule]:
         try:
             rules.append(Rule.model_validate({**item, "file": shown}))
         except ValidationError as exc:
-            raise RulePackError(f"{shown}: {_describe(exc, data)}") from None
+            raise RulePackError(f"{shown}: {item.get('id', f'rule #{i + 1}')}: {_describe(exc)}") from None
     return rules
 
 
@@ -74,7 +69,7 @@ def load_studies(path: Path) -> dict[str, Study]:
         try:
             studies[str(key)] = Study.model_validate(value)
         except ValidationError as exc:
-            raise RulePackError(f"{path}: {key}: {_describe(exc, [])}") from None
+            raise RulePackError(f"{path}: {key}: {_describe(exc)}") from None
     return studies
 
 
