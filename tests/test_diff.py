@@ -102,7 +102,7 @@ def test_hosts_on_one_side_only_and_bad_input(tmp_path: Path) -> None:
     old = _report(CAPTURES / "t5-primary-untuned", tmp_path / "old.json")
     res = run_cli("diff", str(old), str(CAPTURES), "-f", "json")
     hosts = {h["host"]: h for h in json.loads(res.stdout)["hosts"]}
-    assert hosts["t5-primary-untuned"]["after"] is not None and hosts["ovm-dom0-untuned"]["before"] is None
+    assert hosts["t5-primary (t5-primary-untuned)"]["after"] is not None and hosts["ovs1 (ovm-dom0-untuned)"]["before"] is None
     (tmp_path / "bad.json").write_text('{"hosts": 3}')
     bad = run_cli("diff", str(tmp_path / "bad.json"), str(old))
     assert bad.returncode == 2 and bad.stderr.startswith(f"advisor: {tmp_path / 'bad.json'}: not an advisor JSON report")

@@ -70,18 +70,18 @@ def _subject(f: Finding, report: HostReport) -> str:
 
 
 def pair(before: list[HostReport], after: list[HostReport]) -> list[tuple[HostReport | None, HostReport | None]]:
-    """Hosts by name; one host on each side is the same host even when the
-    bundles are named differently (before/ and after/)."""
+    """Hosts by node name (the bundle's name where the capture shows none); one
+    host on each side is the same host even when named differently."""
     if len(before) == 1 and len(after) == 1:
         return [(before[0], after[0])]
-    names = list(dict.fromkeys([h.host for h in before] + [h.host for h in after]))
-    b, a = {h.host: h for h in before}, {h.host: h for h in after}
+    names = list(dict.fromkeys([h.node for h in before] + [h.node for h in after]))
+    b, a = {h.node: h for h in before}, {h.node: h for h in after}
     return [(b.get(n), a.get(n)) for n in names]
 
 
 def compare(old: HostReport | None, new: HostReport | None,
             old_facts: HostFacts | None = None, new_facts: HostFacts | None = None) -> HostDiff:
-    host = (new or old).host  # type: ignore[union-attr]
+    host = (new or old).label  # type: ignore[union-attr]
     diff = HostDiff(host=host, before=old.source if old else None, after=new.source if new else None)
     if old is None or new is None:
         return diff
