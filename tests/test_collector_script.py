@@ -118,6 +118,7 @@ def _run_script(tmp_path: Path, text: str, env: dict[str, str]) -> tuple[subproc
     return run, {c["id"]: c for c in manifest["commands"]}
 
 
+@pytest.mark.slow  # a size, time or fuzz audit: the full run, not the fast tier
 def test_a_command_that_hangs_is_stopped_and_the_bundle_keeps_the_rest(tmp_path: Path) -> None:
     env = _stub_host(tmp_path, CAPTURES / "s11-guest-untuned")
     (tmp_path / "stub" / "hosts" / "127.0.0.2" / ".slow").write_text("30")
@@ -153,6 +154,7 @@ def test_a_bundle_too_big_to_send_as_text_says_so(tmp_path: Path) -> None:
     assert "more than the 100 sent as text: run the collector with ADVISOR_OUT=<folder>" in run.stderr
 
 
+@pytest.mark.slow  # a size, time or fuzz audit: the full run, not the fast tier
 def test_the_collection_stops_at_its_deadline_and_keeps_what_it_has(tmp_path: Path) -> None:
     env = _stub_host(tmp_path, CAPTURES / "s11-guest-untuned")
     (tmp_path / "stub" / "hosts" / "127.0.0.2" / ".slow").write_text("60")

@@ -42,6 +42,7 @@ def _fresh_cel(monkeypatch) -> None:
     monkeypatch.setattr(cel_env, "_compiled_now", set())
 
 
+@pytest.mark.slow  # a size, time or fuzz audit: the full run, not the fast tier
 @pytest.mark.parametrize("capture", sorted(p.name for p in CAPTURES.iterdir()))
 def test_every_bundled_capture_reviews_the_same_without_the_fast_paths(capture: str, monkeypatch, tmp_path) -> None:
     monkeypatch.setenv("ADVISOR_CACHE_DIR", str(tmp_path / "cache"))
@@ -98,6 +99,7 @@ def _fast(path: Path):
         return ("error", str(exc), exc.line)
 
 
+@pytest.mark.slow  # a size, time or fuzz audit: the full run, not the fast tier
 @settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(lines=st.lists(_line(), max_size=40), ending=st.sampled_from(["\n", "\r\n", "\r"]),
        last_newline=st.booleans(), chunk=st.sampled_from([16, 64, 1 << 20]))

@@ -50,6 +50,7 @@ def scratch():
         yield Path(tmp)
 
 
+@pytest.mark.slow  # a size, time or fuzz audit: the full run, not the fast tier
 @settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                  HealthCheck.function_scoped_fixture])
 @given(data=st.data())

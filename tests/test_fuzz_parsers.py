@@ -76,6 +76,7 @@ def test_arbitrary_text(command_id: str, text: str) -> None:
     run_parser(command_id, text)
 
 
+@pytest.mark.slow  # a fuzz audit: the full run, not the fast tier
 @pytest.mark.parametrize("command_id", COMMANDS)
 @FUZZ
 @given(data=st.data())
@@ -127,6 +128,7 @@ def _facts_from(command_id: str, text: str) -> None:
     (hpux_facts if command_id.startswith("lanscan") else linux_facts).build(facts, {command_id: parsed}, files)
 
 
+@pytest.mark.slow  # a fuzz audit: the full run, not the fast tier
 @pytest.mark.parametrize("path", REWORKED_SAMPLES, ids=lambda p: f"{p.parent.name}/{p.name}")
 @FEW
 @given(data=st.data())

@@ -6,6 +6,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -22,6 +23,7 @@ BUNDLES = ["t5-primary-untuned", "t5-primary-tuned", "s11-guest-untuned", "s10-g
            "hpux-rp4440-tuned", "hpux-rx6600-lanscan-v", "linux-82599-5gts-x4"]
 
 
+@pytest.mark.slow  # a size, time or fuzz audit: the full run, not the fast tier
 @settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_mutated_bundle_is_reviewed_without_crashing(data: st.DataObject) -> None:

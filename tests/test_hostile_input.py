@@ -127,6 +127,7 @@ def test_a_sosreport_hostname_link_is_not_followed(cli, tmp_path: Path) -> None:
     assert "SECRETHASH" not in res.stdout + res.stderr
 
 
+@pytest.mark.slow  # a size, time or fuzz audit: the full run, not the fast tier
 def test_many_unrecognised_files_are_summarised(cli, tmp_path: Path) -> None:
     bundle = _bundle(tmp_path)
     for i in range(2000):
@@ -240,6 +241,7 @@ def test_an_archive_of_too_many_members_is_refused(cli, tmp_path: Path) -> None:
     assert res.returncode == 2 and f"more than {safetar.MAX_MEMBERS:,} members; refused" in errors[0], errors
 
 
+@pytest.mark.slow  # a size, time or fuzz audit: the full run, not the fast tier
 def test_an_archive_of_many_small_files_is_refused_before_it_writes_them_all(cli, tmp_path: Path) -> None:
     """100,000 one-line files took past a minute to unpack (each file is a create): a bundle holds a few dozen."""
     path = tmp_path / "many-files.tar.gz"
@@ -410,6 +412,7 @@ def test_a_hostile_baseline_is_refused_in_one_line(cli, tmp_path: Path, text: st
     assert res.returncode == 2 and said in errors[0]
 
 
+@pytest.mark.slow  # a size, time or fuzz audit: the full run, not the fast tier
 def test_an_xml_file_of_fifty_thousand_domains_is_refused_quickly(cli, tmp_path: Path) -> None:
     item = ('<Content id="d{i}"><Section><Item><rasd:OtherResourceType>ldom_info</rasd:OtherResourceType>'
             '<gprop:GenericProperty key="name">d{i}</gprop:GenericProperty></Item></Section></Content>\n')
@@ -426,6 +429,7 @@ _LAUGHS = "".join(f'<!ENTITY l{i + 1} "{f"&l{i};" * 10}">' for i in range(9))
 _XI = '<xi:include xmlns:xi="http://www.w3.org/2001/XInclude" href="{secret}" parse="text"/>'
 
 
+@pytest.mark.slow  # a size, time or fuzz audit: the full run, not the fast tier
 @pytest.mark.parametrize("name, edit, said", [
     ("laughs", lambda x, s: x.replace("<Envelope", f'<!DOCTYPE Envelope [<!ENTITY l0 "lol">{_LAUGHS}]>\n<Envelope', 1)
      .replace("primary-vsw0", "&l9;"), ":2: XML refused: a <!DOCTYPE> declaration"),
@@ -552,6 +556,7 @@ def test_a_non_numeric_ssh_config_value_is_refused_in_one_line(cli, tmp_path: Pa
 
 # --- work stays linear --------------------------------------------------------------------------
 
+@pytest.mark.slow  # a size, time or fuzz audit: the full run, not the fast tier
 @pytest.mark.parametrize("fill", [" " * (1 << 18), "\t" * (1 << 18), "x" * (1 << 18)])
 def test_a_long_run_of_blanks_or_one_word_in_every_file_is_read_in_time(cli, tmp_path: Path, fill: str) -> None:
     """Quadratic patterns (a lazy `.*?` or two adjacent `\\s` runs) took minutes on such a line."""
@@ -607,6 +612,7 @@ def test_a_host_not_collected_is_said_on_one_line_with_its_name_escaped(cli, tmp
     assert line == "advisor: evil\\x1b[31m\\nsecond: not collected: unreachable: banner \\x1b]0;title\\x07\\nthird"
 
 
+@pytest.mark.slow  # a size, time or fuzz audit: the full run, not the fast tier
 def test_names_that_are_not_utf8_cost_nothing_but_their_line(cli, tmp_path: Path) -> None:
     """A file or bundle folder named with bytes that are not UTF-8 reached the
     reports as a lone surrogate, which no JSON can hold: the whole fleet's review
@@ -844,6 +850,7 @@ def test_a_paste_of_a_million_empty_prompts_is_not_read_as_a_session(cli, tmp_pa
     assert _one_line_errors(res) == [f"advisor: {paste}: cannot tell which command printed this file"]
 
 
+@pytest.mark.slow  # a size, time or fuzz audit: the full run, not the fast tier
 def test_a_paste_of_more_than_100000_commands_is_refused_at_the_first_past_it(cli, tmp_path: Path) -> None:
     paste = tmp_path / "session.txt"
     paste.write_text("h# ldm -V\n" * 100_001)
@@ -853,6 +860,7 @@ def test_a_paste_of_more_than_100000_commands_is_refused_at_the_first_past_it(cl
                                      f"split it"]
 
 
+@pytest.mark.slow  # a size, time or fuzz audit: the full run, not the fast tier
 def test_repeated_commands_in_one_paste_are_read_in_linear_time(cli, tmp_path: Path) -> None:
     """Choosing one segment of many compared each with every other, lines and all."""
     paste = tmp_path / "session.txt"
@@ -934,6 +942,7 @@ def test_a_plan_of_1024_domains_of_60_vnets_is_judged_in_linear_time(tmp_path: P
     assert time.monotonic() - started < 150 and peak < 1 << 30
 
 
+@pytest.mark.slow  # a size, time or fuzz audit: the full run, not the fast tier
 def test_a_kstat_dump_of_more_channels_than_a_domain_can_have_is_refused(cli, tmp_path: Path) -> None:
     """250,000 distinct vnet channels took 1.9 GB and a traceback; a domain has at most 4,080 LDC endpoints."""
     from advisor.parsers import kstat
@@ -973,6 +982,7 @@ def test_a_plan_with_a_timestamp_tag_on_a_word_names_its_line(tmp_path: Path) ->
     assert "AttributeError" not in res.stderr
 
 
+@pytest.mark.slow  # a size, time or fuzz audit: the full run, not the fast tier
 @pytest.mark.parametrize("name", ["comments.xml", "ldm-list-constraints-x.xml"])
 def test_thirty_empty_xml_comments_are_refused_at_once(cli, tmp_path: Path, name: str) -> None:
     """210 bytes that an identification pattern once took exponential time over."""

@@ -88,6 +88,7 @@ def test_each_real_sample_is_read_without_a_traceback(sample: Sample, tmp_path: 
         assert ok, f"{sample.path.relative_to(REAL)}: {why}"
 
 
+@pytest.mark.slow  # a size, time or fuzz audit: the full run, not the fast tier
 def test_the_recognition_rate_does_not_drop(tmp_path: Path, capsys) -> None:
     readable = [s for s in SAMPLES if not s.unreadable]
     recognised = sum(_recognised(s, tmp_path / s.family)[0] for s in readable if (tmp_path / s.family).mkdir(

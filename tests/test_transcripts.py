@@ -222,6 +222,7 @@ def test_command_lines_never_raise(line: str) -> None:
     identify_command(line)
 
 
+@pytest.mark.slow  # a size, time or fuzz audit: the full run, not the fast tier
 @settings(max_examples=examples(60), deadline=None)
 @given(st.data())
 def test_a_mutated_pasted_session_never_raises(tmp_path_factory, data) -> None:

@@ -367,7 +367,7 @@ def render(report: Report, out: Output, causes: dict[str, list[str]] | None = No
     line per rule group, quiet only the verdict and counts."""
     if report.errors:
         for e in report.errors:
-            out.text(f"error: {e}", style="red")
+            out.whole(f"error: {e}", style="red")  # one line, its path never folded
         out.blank()
     if len(report.hosts) > 1:
         _fleet_table(report, out)
