@@ -75,7 +75,7 @@ def _render(report: Report, fmt: str, rules: list[Rule], stream, mode: str = "fu
     import importlib
 
     renderer = importlib.import_module(f"advisor.report.{_RENDERERS[fmt]}")
-    extra = {"sarif": rules, "html": causes}
+    extra = {"sarif": rules, "html": causes, "markdown": causes}
     stream.write(renderer.render(report, extra[fmt]) if fmt in extra else renderer.render(report))
 
 

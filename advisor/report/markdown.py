@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from advisor.report.model import HostReport, Report, fix_lines, worst_first
+from advisor.report import grouping
+from advisor.report.model import HostReport, PlanStep, Report, step_lines, worst_first
 
 _ORDER = ("critical", "high", "medium", "low", "info")  # the order of HostReport.finding_counts()
 
@@ -26,7 +27,7 @@ def code(text: str) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
-def render(report: Report) -> str:
+def render(report: Report, causes: dict[str, list[str]] | None = None) -> str:
     out = ["# advisor report", ""]
     if report.summary.gate:
         out += [f"**Gate {report.summary.gate}**: {inline(report.summary.gate_reason or '')}", ""]
@@ -47,15 +48,62 @@ def render(report: Report) -> str:
         out += [f"> error: {inline(e)}" for e in h.errors]
         if not h.findings:
             out.append("No findings.")
-        for f in h.findings:
-            which, lines = fix_lines(h, f)
-            out += [f"### {f.severity.value.upper()} {code(f.rule)} {inline(f.subject)}", "", inline(f.message), "",
-                    f"- observed: {inline(f.observed)}", f"- expected: {inline(f.expected)}",
-                    f"- evidence: {', '.join(code(e) for e in f.evidence) or '-'}",
-                    f"- effect: {inline(f.effect)}", f"- source: {inline(f.source)}", "",
-                    f"Fix ({f.impact}; {which}):", ""] + (_fenced(lines) if lines else [])
+        studies: dict[grouping.Study, int] = {}
+        numbered = h.plan.numbered() if h.plan is not None else []
+        for group in grouping.groups(h, causes or {}):
+            out += _group(group, numbered, h.source, studies)
         out += _plan(h)
+        out += _unknowns(h) + _sources(studies)
     return "\n".join(out).rstrip() + "\n"
+
+
+def _group(group: grouping.Group, numbered: list[tuple[str, PlanStep]], source: str,
+           studies: dict[grouping.Study, int]) -> list[str]:
+    """One card per rule: each subject with its own values, then effect, source and fix once."""
+    worst = group.worst
+    rows = grouping.subjects(group, source)
+    one = len(rows) == 1
+    title = inline(worst.subject) if one else f"{len(rows)} subjects"
+    out = [f"### {worst.severity.value.upper()} {code(group.rule)} {title}", ""]
+    if group.causes:
+        out += [f"Follows from {', '.join(code(c) for c in group.causes)}: fixing that fixes this.", ""]
+    out += [inline(worst.message if one else worst.title), ""]
+    if one:
+        [r] = rows
+        out += [f"- observed: {inline(r.observed)}", f"- expected: {inline(r.expected)}",
+                f"- evidence: {', '.join(code(e) for e in r.evidence) or '-'}"]
+    else:
+        out += ["| subject | observed | expected | evidence |", "|---|---|---|---|"]
+        out += [f"| {inline(r.name)} | {inline(r.observed)}{'' if r.severity == worst.severity.value else f' ({r.severity})'}"
+                f" | {inline(r.expected)} | {', '.join(_in_cell(code(e)) for e in r.evidence) or '-'} |" for r in rows]
+        out.append("")
+    number, section = grouping.cite(worst, studies)
+    steps = grouping.steps_of(group, numbered)
+    lines = step_lines(steps) or grouping.checks_of(group)
+    out += [f"- effect: {inline(worst.effect)}", f"- source: [{number}]" + (f", section {inline(section)}" if section
+                                                                             else ""), "",
+            f"Fix ({inline(grouping.fix_said(group, steps))}):", ""]
+    return out + (_fenced(lines) if lines else [])
+
+
+def _in_cell(span: str) -> str:
+    """A code span in a table cell: GFM ends the cell at a bare `|`, even inside the span."""
+    return span.replace("|", "\\|")
+
+
+def _unknowns(h: HostReport) -> list[str]:
+    missing = grouping.unknowns(h)
+    if not missing:
+        return []
+    return ["### Not evaluated (missing input)", ""] + [
+        f"- {inline(what)}: {', '.join(code(r) for r in rules)}" for what, rules in missing] + [""]
+
+
+def _sources(studies: dict[grouping.Study, int]) -> list[str]:
+    if not studies:
+        return []
+    return ["### Sources", ""] + [f"{n}. {inline(title)}" + (f" <{url}>" if url else "")
+                                  for (title, url), n in studies.items()] + [""]
 
 
 def _fenced(lines: list[str]) -> list[str]:
