@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from collections.abc import Iterator
 from pathlib import Path
 
 from advisor import __version__
@@ -13,14 +14,12 @@ from advisor.collect.offline import Loader
 from advisor.changeplan import build as changeplan, simulate
 from advisor.engine import waivers
 from advisor.engine.evaluate import Engine
-from advisor.engine.model import Severity
 from advisor.errors import InputError, brief, clipped
 from advisor.facts.build import build
 from advisor.facts.models import HostFacts
 from advisor.report import score as scoring
-from advisor.report.model import Detected, HostReport, Report, Result, Summary, Tool, tag
+from advisor.report.model import Detected, HostReport, Report, Result, Tool, summary_of, tag
 
-SEVERITY_ORDER = [s for s in Severity]
 
 
 def load_captures(paths: list[Path], loader: Loader) -> tuple[list[Capture], list[str]]:
@@ -136,8 +135,9 @@ WORTH_A_POOL = 0.5  # seconds of reviewing left before starting worker processes
 
 
 def review_all(captures: list[Capture], engine: Engine, jobs: int,
-               rule_dirs: list[Path], policy_path: Path | None) -> list[HostReport]:
-    """Hosts in the order given. With jobs > 1, in that many processes (the
+               rule_dirs: list[Path], policy_path: Path | None) -> Iterator[HostReport]:
+    """Hosts in the order given, each as soon as it is judged (the caller
+    writes it and lets it go). With jobs > 1, in that many processes (the
     rules are compiled once per process: compiled CEL does not cross them).
     With AUTO, hosts are reviewed here until what is left looks worth more
     than starting a process per CPU costs, and only the rest go to workers:
@@ -145,38 +145,52 @@ def review_all(captures: list[Capture], engine: Engine, jobs: int,
     if jobs == AUTO:
         return _review_auto(captures, engine, rule_dirs, policy_path)
     if jobs <= 1 or len(captures) < 2:
-        return [review_capture(c, engine) for c in captures]
+        return (review_capture(c, engine) for c in captures)
     return _review_pooled(captures, engine, jobs, rule_dirs, policy_path)
 
 
 def _review_auto(captures: list[Capture], engine: Engine, rule_dirs: list[Path],
-                 policy_path: Path | None) -> list[HostReport]:
+                 policy_path: Path | None) -> Iterator[HostReport]:
     import os
     import time
 
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    done: list[HostReport] = []
     start = time.perf_counter()
     for i, capture in enumerate(captures):
         left = len(captures) - i
         if cpus > 1 and i >= 2 and left >= 2 and (time.perf_counter() - start) / i * left > WORTH_A_POOL:
-            return done + _review_pooled(captures[i:], engine, cpus, rule_dirs, policy_path)
-        done.append(review_capture(capture, engine))
-    return done
+            yield from _review_pooled(captures[i:], engine, cpus, rule_dirs, policy_path)
+            return
+        yield review_capture(capture, engine)
 
 
 def _review_pooled(captures: list[Capture], engine: Engine, jobs: int, rule_dirs: list[Path],
-                   policy_path: Path | None) -> list[HostReport]:
-    from concurrent.futures import ProcessPoolExecutor
+                   policy_path: Path | None) -> Iterator[HostReport]:
+    """At most a few batches per worker in flight: reports that are done wait
+    for their turn to be written, and must not pile up while they wait."""
+    from collections import deque
+    from concurrent.futures import Future, ProcessPoolExecutor
 
     global _worker_engine
     _worker_engine = engine  # inherited by forked workers
+    size = max(1, min(16, len(captures) // (jobs * 8)))
+    batches = (captures[i:i + size] for i in range(0, len(captures), size))
     try:
         with ProcessPoolExecutor(max_workers=min(jobs, len(captures)), initializer=_init_worker,
                                  initargs=(rule_dirs, policy_path)) as pool:
-            return list(pool.map(_review_in_worker, captures, chunksize=max(1, len(captures) // (jobs * 8))))
+            flying: deque[Future[list[HostReport]]] = deque()
+            for batch in batches:
+                flying.append(pool.submit(_review_batch, batch))
+                if len(flying) >= jobs * 2:
+                    yield from flying.popleft().result()
+            while flying:
+                yield from flying.popleft().result()
     finally:
         _worker_engine = None
+
+
+def _review_batch(captures: list[Capture]) -> list[HostReport]:
+    return [_review_in_worker(c) for c in captures]
 
 
 def unreachable(host: str, source: str, reason: str) -> HostReport:
@@ -186,9 +200,5 @@ def unreachable(host: str, source: str, reason: str) -> HostReport:
 
 
 def summarize(hosts: list[HostReport], input_errors: list[str], rules: int) -> Report:
-    findings = {s.value: sum(h.finding_counts()[s.value] for h in hosts) for s in SEVERITY_ORDER}
-    scores = [h.score for h in hosts if h.score is not None]
-    summary = Summary(hosts=len(hosts), findings=findings,
-                      errors=len(input_errors) + sum(len(h.errors) for h in hosts),
-                      lowest_score=min(scores) if scores else None)
-    return Report(tool=Tool(version=__version__, rules=rules), hosts=hosts, summary=summary, errors=input_errors)
+    return Report(tool=Tool(version=__version__, rules=rules), hosts=hosts, summary=summary_of(hosts, input_errors),
+                  errors=input_errors)

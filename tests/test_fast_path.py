@@ -31,7 +31,7 @@ def _report(capture_dir: Path) -> dict:
 
     engine = evaluate.Engine(packs.load([]), policy.load(None))
     with Loader() as loader:
-        hosts = review_all(loader.load(capture_dir), engine, 1, [], None)
+        hosts = list(review_all(loader.load(capture_dir), engine, 1, [], None))
     return json.loads(json_out.render(summarize(hosts, [], len(engine.rules))))
 
 

@@ -91,7 +91,9 @@ def test_a_report_that_cannot_be_written_whole_leaves_no_part_behind(tmp_path: P
     def full_disk(*_args, **_kwargs) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(output, "_render", full_disk)
+    from advisor.report import stream
+
+    monkeypatch.setattr(stream.Spill, "assemble", full_disk)  # the disk fills as the report is put together
     with pytest.raises(InputError, match=r"report.json: cannot write \(No space left on device\)"):
         output.write(report, ["json"], tmp_path / "report.json", [])
     assert list(tmp_path.iterdir()) == []

@@ -22,7 +22,7 @@ from advisor.commands import output
 from advisor.errors import InputError
 from advisor.engine import packs, policy as policy_mod
 from advisor.engine.evaluate import Engine
-from advisor.pipeline import review_all, summarize, unreachable
+from advisor.pipeline import review_all, unreachable
 
 
 def _progress(total: int):
@@ -70,12 +70,13 @@ def run_audit(targets: list[Target], options: SshOptions, privilege: str | None,
                     c.bundle, c.error = None, str(exc)
             order.append(c)
         reviewed = iter(review_all(captures, engine, jobs, rule_dirs, policy_path))
-        hosts = [next(reviewed) if c.bundle is not None else unreachable(c.target.alias, f"ssh://{c.target.alias}", c.error or "")
-                 for c in order]
-    report = summarize(hosts, [c.settings_error for c in order if c.settings_error], len(engine.rules))
-    output.gate(report, fail_on, min_score)
-    output.write(report, formats, out, rules)
-    return output.exit_status(report)
+        with output.Reports(formats, out, rules) as reports:
+            for c in order:
+                reports.add(next(reviewed) if c.bundle is not None
+                            else unreachable(c.target.alias, f"ssh://{c.target.alias}", c.error or ""))
+            fleet = reports.finish([c.settings_error for c in order if c.settings_error], len(engine.rules),
+                                   fail_on, min_score)
+    return output.exit_status(fleet)
 
 
 def run_collect(targets: list[Target], options: SshOptions, privilege: str | None, parallel: int, dest: Path) -> int:

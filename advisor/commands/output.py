@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import io
 import os
 import stat
 import sys
@@ -13,37 +14,40 @@ from typing import TextIO
 from advisor import scratch
 from advisor.engine.model import Rule, Severity
 from advisor.errors import InputError, printable
-from advisor.report.model import Report
+from advisor import __version__
+from advisor.report import stream
+from advisor.report.model import HostLine, HostReport, Report, summary_of
+from advisor.report.stream import Fleet, Writer
 
 EXIT_OK, EXIT_GATE, EXIT_INPUT, EXIT_UNREACHABLE = 0, 1, 2, 3
 
 
-def _input_errors(report: Report) -> list[str]:
-    return report.errors + [e for h in report.hosts if h.status != "unreachable" for e in h.errors]
+def _input_errors(fleet: Fleet) -> list[str]:
+    return fleet.errors + [e for h in fleet.lines if h.status != "unreachable" for e in h.errors]
 
 
-def gate(report: Report, fail_on: str, min_score: float | None) -> None:
+def gate(fleet: Fleet, fail_on: str, min_score: float | None) -> None:
     """Sets summary.gate when a threshold was asked for. Input that could not be
     read fails it too: the gate has not judged everything it was given."""
     reasons = []
-    unread = len(_input_errors(report))
+    unread = len(_input_errors(fleet))
     if unread:
         reasons.append(f"{unread} input(s) could not be read")
-    blind = [h.host for h in report.hosts if h.status == "no-evidence"]
+    blind = [h.host for h in fleet.lines if h.status == "no-evidence"]
     if blind and (fail_on != "never" or min_score is not None):
         reasons.append(f"nothing could be evaluated on {', '.join(blind)} (no evidence)")
     if fail_on != "never":
         floor = Severity(fail_on).rank
-        worst = [f for h in report.hosts for f in h.findings if f.severity.rank >= floor]
+        worst = sum(n for h in fleet.lines for s, n in h.finding_counts().items() if Severity(s).rank >= floor)
         if worst:
-            reasons.append(f"{len(worst)} finding(s) at or above {fail_on}")
+            reasons.append(f"{worst} finding(s) at or above {fail_on}")
     if min_score is not None:
-        low = [h.host for h in report.hosts if h.score is not None and h.score < min_score]
+        low = [h.host for h in fleet.lines if h.score is not None and h.score < min_score]
         if low:
             reasons.append(f"score below {min_score:g} on {', '.join(low)}")
     if fail_on != "never" or min_score is not None:
-        report.summary.gate = "failed" if reasons else "passed"
-        report.summary.gate_reason = "; ".join(reasons) or "no finding at or above the threshold"
+        fleet.summary.gate = "failed" if reasons else "passed"
+        fleet.summary.gate_reason = "; ".join(reasons) or "no finding at or above the threshold"
 
 
 FORMATS = {"table": "report.txt", "json": "report.json", "sarif": "report.sarif", "junit": "report.junit.xml",
@@ -59,24 +63,34 @@ def parse_formats(text: str) -> list[str]:
     return list(dict.fromkeys(formats))
 
 
-_RENDERERS = {"json": "json_out", "sarif": "sarif", "junit": "junit", "markdown": "markdown", "html": "html"}
-
-
-def _render(report: Report, fmt: str, rules: list[Rule], stream, mode: str = "full") -> None:
-    # Each renderer is imported when its format is asked for: a JSON-only run
-    # in a pipeline loads none of the others.
+def _writer(fmt: str, rules: list[Rule], stream: TextIO | None, mode: str) -> Writer:
+    """A format's writer. Each renderer is imported when its format is asked
+    for: a JSON-only run in a pipeline loads none of the others."""
     causes = {r.id: r.follows_from for r in rules if r.follows_from}  # shown under the rules they follow from
     if fmt == "table":
         from advisor.report import terminal
 
-        with terminal.Output(stream) as out:
-            terminal.render(report, out, causes, mode)  # type: ignore[arg-type]
-        return
-    import importlib
+        return terminal.Writer(terminal.Output(stream or io.StringIO(), color=None if stream else False),
+                               causes, mode)  # type: ignore[arg-type]
+    if fmt == "json":
+        from advisor.report import json_out
 
-    renderer = importlib.import_module(f"advisor.report.{_RENDERERS[fmt]}")
-    extra = {"sarif": rules, "html": causes, "markdown": causes}
-    stream.write(renderer.render(report, extra[fmt]) if fmt in extra else renderer.render(report))
+        return json_out.Writer()
+    if fmt == "sarif":
+        from advisor.report import sarif
+
+        return sarif.Writer(rules)
+    if fmt == "junit":
+        from advisor.report import junit
+
+        return junit.Writer()
+    if fmt == "markdown":
+        from advisor.report import markdown
+
+        return markdown.Writer(causes)
+    from advisor.report import html
+
+    return html.Writer(causes)
 
 
 def write_file(path: Path, fill: Callable[[TextIO], object], executable: bool = False) -> None:
@@ -120,65 +134,139 @@ def _mkdir(folder: Path) -> None:
         raise InputError(f"{folder}: cannot create folder ({exc.strerror})") from None
 
 
-def _write_scripts(report: Report, output: Path | None, into_folder: bool) -> None:
-    """A script per host: to stdout or -o FILE for one host, else into -o DIR."""
-    from advisor.report import script
+class _Scripts:
+    """A script per host: into -o DIR as each host is judged, or, for one host,
+    to stdout or -o FILE at the end. A host whose script would take a file name
+    already written (two bundles of one host, `web;01` and `web_01`) gets the
+    name with a digest of where its bundle came from: one never silently takes
+    the other's place."""
 
-    scripts = script.render(report)
-    if not into_folder and len(scripts) <= 1:
-        text = next(iter(scripts.values()), "")
-        if output is None:
-            sys.stdout.write(text)
-        else:
-            write_file(output, functools.partial(put, text))
-        return
-    if output is None:
-        raise InputError("--format script writes several scripts here (one per host, and one for the control "
-                         "domain where a guest's ldm steps run): give -o DIR")
-    _mkdir(output)
-    for name, text in scripts.items():
-        write_file(output / name, functools.partial(put, text), executable=True)
-    if scripts:
-        print(printable(f"wrote {len(scripts)} script(s) into {output}: {', '.join(scripts)}"))
+    def __init__(self, output: Path | None, into_folder: bool) -> None:
+        self.output, self.into_folder = output, into_folder
+        self.taken: set[str] = set()
+        self.held: dict[str, str] = {}  # the one host's scripts, when not into a folder
+
+    def add(self, h: HostReport) -> None:
+        from advisor.report import script
+
+        if h.status == "unreachable":
+            return
+        scripts = script.render_host(h)
+        if self.taken & set(scripts):
+            scripts = script.render_host(h, script.tag_of(h))
+        self.taken |= set(scripts)
+        if not self.into_folder:
+            self.held.update(scripts)
+            if len(self.held) > 1:
+                raise InputError("--format script writes several scripts here (one per host, and one for the "
+                                 "control domain where a guest's ldm steps run): give -o DIR")
+            return
+        assert self.output is not None
+        _mkdir(self.output)
+        for name, text in scripts.items():
+            write_file(self.output / name, functools.partial(put, text), executable=True)
+
+    def finish(self) -> None:
+        if not self.into_folder:
+            text = next(iter(self.held.values()), "")
+            if self.output is None:
+                sys.stdout.write(text)
+            else:
+                write_file(self.output, functools.partial(put, text))
+        elif self.taken:
+            print(printable(f"wrote {len(self.taken)} script(s) into {self.output}: {', '.join(sorted(self.taken))}"))
+
+
+class Reports:
+    """The reports asked for, written as the hosts are judged: each host's part
+    of each report goes to disk when the host is done (report.stream), and only
+    a line per host stays in memory. One format to stdout or -o FILE; several
+    into the folder -o DIR. JSON and SARIF escape what they must; every other
+    format gets each host with unprintable characters from captures shown escaped."""
+
+    def __init__(self, formats: list[str], output: Path | None, rules: list[Rule], mode: str = "full",
+                 previous: dict[str, set[tuple[str, str]]] | None = None) -> None:
+        if len(formats) > 1 and output is None:
+            raise InputError("several --format values need -o DIR for the reports")
+        into_folder = len(formats) > 1 or (output is not None and output.is_dir())
+        self.scripts = _Scripts(output, into_folder) if "script" in formats else None
+        formats = [f for f in formats if f != "script"]
+        if into_folder and formats:
+            assert output is not None
+            _mkdir(output)
+        self.targets = [(fmt, output / FORMATS[fmt] if into_folder and output is not None else output)
+                        for fmt in formats]
+        self.spills = [stream.Spill(_writer(fmt, rules, sys.stdout if path is None else None, mode))
+                       for fmt, path in self.targets]
+        self.previous = previous
+        self.lines: list[HostLine] = []
+        self.into_folder = into_folder
+
+    def add(self, h: HostReport) -> None:
+        if self.previous is not None:
+            from advisor.engine import baseline
+
+            baseline.apply_host(h, self.previous)
+        self.lines.append(HostLine.of(h))
+        shown = h
+        if any(fmt not in ("json", "sarif") for fmt, _path in self.targets) or self.scripts is not None:
+            from advisor.report import printable as escaped
+
+            shown = escaped.report(h)
+        for (fmt, _path), spill in zip(self.targets, self.spills):
+            spill.add(h if fmt in ("json", "sarif") else shown)
+        if self.scripts is not None:
+            self.scripts.add(shown)
+
+    def finish(self, input_errors: list[str], rules: int, fail_on: str, min_score: float | None) -> Fleet:
+        """Writes every report, with the summary and the gate; the fleet, for the exit status."""
+        from advisor.report.model import Tool
+
+        fleet = Fleet(tool=Tool(version=__version__, rules=rules), summary=summary_of(self.lines, input_errors),
+                      errors=input_errors, lines=self.lines)
+        gate(fleet, fail_on, min_score)
+        if self.scripts is not None:
+            self.scripts.finish()
+        shown = fleet
+        if any(fmt not in ("json", "sarif") for fmt, _path in self.targets):
+            from advisor.report import printable as escaped
+
+            shown = escaped.report(fleet)
+        written: list[str] = []  # what went into the folder -o DIR/, said on stdout (stderr is for what went wrong)
+        for (fmt, path), spill in zip(self.targets, self.spills):
+            chosen = fleet if fmt in ("json", "sarif") else shown
+            if path is None:
+                spill.assemble(chosen, sys.stdout)
+                continue
+            write_file(path, functools.partial(spill.assemble, chosen))
+            written.append(str(path))
+        if written and self.into_folder:
+            print(printable(f"wrote {', '.join(written)}"))
+        return fleet
+
+    def close(self) -> None:
+        for spill in self.spills:
+            spill.close()
+
+    def __enter__(self) -> "Reports":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def write(report: Report, formats: list[str], output: Path | None, rules: list[Rule], mode: str = "full") -> None:
-    """One format to stdout or -o FILE; several into the folder -o DIR. JSON
-    and SARIF escape what they must; every other format gets the report with
-    unprintable characters from captures shown escaped."""
-    shown = report
-    if set(formats) - {"json", "sarif"}:
-        from advisor.report import printable as escaped
-
-        shown = escaped.report(report)
-    if len(formats) > 1 and output is None:
-        raise InputError("several --format values need -o DIR for the reports")
-    if "script" in formats:
-        _write_scripts(shown, output, into_folder=len(formats) > 1 or bool(output and output.is_dir()))
-        formats = [f for f in formats if f != "script"]
-        if not formats:
-            return
-    if len(formats) > 1 or (output is not None and output.is_dir()):
-        assert output is not None
-        _mkdir(output)
-        targets: list[tuple[str, Path | None]] = [(fmt, output / FORMATS[fmt]) for fmt in formats]
-    else:
-        targets = [(formats[0], output)]
-    written: list[str] = []  # what went into the folder -o DIR/, said on stdout (stderr is for what went wrong)
-    for fmt, path in targets:
-        chosen = report if fmt in ("json", "sarif") else shown
-        if path is None:
-            _render(chosen, fmt, rules, sys.stdout, mode)
-            continue
-        write_file(path, functools.partial(_render, chosen, fmt, rules, mode=mode))
-        written.append(str(path))
-    if written and (len(targets) > 1 or (output is not None and output.is_dir())):
-        print(printable(f"wrote {', '.join(written)}"))
+    """A report already in memory (a diff's hosts, the tests): as Reports writes it."""
+    with Reports(formats, output, rules, mode) as reports:
+        for h in report.hosts:
+            reports.add(h)
+        fleet = reports.finish(report.errors, report.tool.rules, "never", None)
+    report.summary = fleet.summary
 
 
-def verdict(report: Report) -> str:
+def verdict(fleet: Fleet) -> str:
     """The gate's one line for a pipeline log."""
-    s = report.summary
+    s = fleet.summary
     lowest = "-" if s.lowest_score is None else f"{s.lowest_score:g}"
     return f"advisor gate: {s.gate or 'passed'}: {s.gate_reason or 'no threshold'} ({s.hosts} host(s), lowest score {lowest})"
 
@@ -189,12 +277,12 @@ def say(message: str) -> None:
     print(printable(message), file=sys.stderr)
 
 
-def exit_status(report: Report) -> int:
+def exit_status(fleet: Fleet) -> int:
     """2 unreadable input, 3 a host not (completely) collected, 1 gate failed,
     else 0. Each error is printed on stderr as one line."""
-    unreachable = [h for h in report.hosts if h.status == "unreachable"]
-    incomplete = [h for h in report.hosts if h.incomplete]
-    input_errors = _input_errors(report)
+    unreachable = [h for h in fleet.lines if h.status == "unreachable"]
+    incomplete = [h for h in fleet.lines if h.incomplete]
+    input_errors = _input_errors(fleet)
     for e in input_errors:
         say(f"advisor: {e}")
     for h in unreachable:
@@ -205,4 +293,4 @@ def exit_status(report: Report) -> int:
         return EXIT_INPUT
     if unreachable or incomplete:
         return EXIT_UNREACHABLE
-    return EXIT_GATE if report.summary.gate == "failed" else EXIT_OK
+    return EXIT_GATE if fleet.summary.gate == "failed" else EXIT_OK

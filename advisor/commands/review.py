@@ -8,7 +8,7 @@ from advisor.collect.offline import Loader
 from advisor.commands import output
 from advisor.engine import baseline, packs, policy as policy_mod
 from advisor.engine.evaluate import Engine
-from advisor.pipeline import load_captures, review_all, summarize
+from advisor.pipeline import load_captures, review_all
 
 
 def run_review(paths: list[Path], fmt: str, out: Path | None, fail_on: str, min_score: float | None,
@@ -18,15 +18,12 @@ def run_review(paths: list[Path], fmt: str, out: Path | None, fail_on: str, min_
     previous = baseline.load(baseline_path) if baseline_path else None
     rules = packs.load(rule_dirs)
     engine = Engine(rules, policy_mod.load(policy_path))
-    with Loader() as loader:
+    with Loader() as loader, output.Reports(formats, out, rules, mode, previous) as reports:
         captures, input_errors = load_captures(paths, loader)
-        hosts = review_all(captures, engine, jobs, rule_dirs, policy_path)
-    report = summarize(hosts, input_errors, len(engine.rules))
-    if previous is not None:
-        baseline.apply(report, previous)
-    output.gate(report, fail_on, min_score)
-    output.write(report, formats, out, rules, mode)
-    code = output.exit_status(report)
+        for host in review_all(captures, engine, jobs, rule_dirs, policy_path):
+            reports.add(host)
+        fleet = reports.finish(input_errors, len(engine.rules), fail_on, min_score)
+    code = output.exit_status(fleet)
     if gate:
-        output.say(output.verdict(report))
+        output.say(output.verdict(fleet))
     return code

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from advisor import datafile
 from advisor.errors import InputError
-from advisor.report.model import BaselineNote, Report
+from advisor.report.model import BaselineNote, HostReport, Report
 
 
 def load(path: Path) -> dict[str, set[tuple[str, str]]]:
@@ -21,8 +21,12 @@ def load(path: Path) -> dict[str, set[tuple[str, str]]]:
 
 def apply(report: Report, previous: dict[str, set[tuple[str, str]]]) -> None:
     for h in report.hosts:
-        if h.status == "unreachable" or h.host not in previous:
-            continue
+        apply_host(h, previous)
+
+
+def apply_host(h: HostReport, previous: dict[str, set[tuple[str, str]]]) -> None:
+    """Leaves out of the host's findings those the previous report had, and notes which were fixed since."""
+    if h.status != "unreachable" and h.host in previous:
         before = previous[h.host]
         now = {(f.rule, f.subject) for f in h.findings} | {(f.rule, f.subject) for f in h.waived}
         h.baseline = BaselineNote(

@@ -8,7 +8,7 @@ from collections import defaultdict
 from typing import NamedTuple
 
 from advisor.engine.model import Severity
-from advisor.report.model import Finding, HostReport, PlanStep, Report, unplanned_fix, worst_first
+from advisor.report.model import Finding, HostLine, HostReport, PlanStep, unplanned_fix, worst_first
 
 SEVERITIES = tuple(s.value for s in Severity)  # critical first, as HostReport.finding_counts()
 
@@ -35,15 +35,15 @@ class Subject(NamedTuple):
     evidence: list[str]
 
 
-def fleet(report: Report) -> tuple[list[HostReport], list[str]]:
+def fleet(lines: list[HostLine]) -> tuple[list[HostLine], list[str]]:
     """The hosts in the order of the fleet table, worst first, and the severities
     it has a column for: those some host has a finding at."""
-    hosts = sorted(report.hosts, key=worst_first)
+    hosts = sorted(lines, key=worst_first)
     counts = [h.finding_counts() for h in hosts]
     return hosts, [s for s in SEVERITIES if any(c.get(s) for c in counts)]
 
 
-def score_short(h: HostReport) -> str:
+def score_short(h: HostReport | HostLine) -> str:
     if h.score is None:
         return "no evidence" if h.counts.passed + h.counts.failed == 0 else "-"
     return f"{h.score:g}"

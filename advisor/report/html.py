@@ -12,8 +12,8 @@ from datetime import datetime, timezone
 from html import escape
 
 from advisor import __version__
-from advisor.report import grouping
-from advisor.report.model import ChangePlan, Finding, HostReport, PlanStep, Report, step_lines
+from advisor.report import grouping, stream
+from advisor.report.model import ChangePlan, Finding, HostLine, HostReport, PlanStep, Report, step_lines
 
 SEVERITIES = grouping.SEVERITIES
 COLOURS = {"critical": "#7b1fa2", "high": "#c62828", "medium": "#ef6c00", "low": "#f9a825", "info": "#607d8b"}
@@ -37,11 +37,14 @@ def _badge(severity: str) -> str:
     return f'<span class="sev" style="background:{COLOURS[severity]}">{_e(severity)}</span>'
 
 
-def chart(findings: list[Finding]) -> str:
-    """Horizontal bars: findings per rule, stacked by severity."""
-    per_rule: dict[str, Counter[str]] = {}
+def tally(findings: list[Finding], per_rule: dict[str, Counter[str]]) -> None:
+    """Adds findings to the counts per rule and severity the chart draws."""
     for f in findings:
         per_rule.setdefault(f.rule, Counter())[f.severity.value] += 1
+
+
+def chart(per_rule: dict[str, Counter[str]]) -> str:
+    """Horizontal bars: findings per rule, stacked by severity."""
     if not per_rule:
         return '<p class="muted">No findings to chart.</p>'
     rules = sorted(per_rule, key=lambda r: (-sum(per_rule[r].values()), r))
@@ -67,7 +70,7 @@ def chart(findings: list[Finding]) -> str:
     return "".join(parts)
 
 
-def _summary_table(hosts: list[HostReport], shown: list[str]) -> str:
+def _summary_table(hosts: list[HostLine], shown: list[str]) -> str:
     """The terminal's fleet table: the same hosts in the same order, the same columns."""
     head = "".join(f"<th>{s}</th>" for s in shown)
     rows = []
@@ -127,7 +130,7 @@ def _step(n: str, st: PlanStep) -> str:
     return f"<li>{_number(n)}<code>{'' if st.run else '# '}{_e(st.command)}</code>{note}</li>"
 
 
-def _anchor(h: HostReport) -> str:
+def _anchor(h: HostReport | HostLine) -> str:
     return "host-" + "".join(c if c.isalnum() or c in "-_" else "_" for c in h.host)
 
 
@@ -241,21 +244,42 @@ def _host(h: HostReport, causes: dict[str, list[str]]) -> str:
         *cards, _plan(h, numbered), _waived(h), _unknowns(h), _sources(h, studies), "</section>"])
 
 
+class Writer:
+    """The page: the fleet table and the chart first, then a section per host
+    in the table's order. `now`: the time the page says it was made."""
+
+    in_fleet_order = True
+    separator = ""
+
+    def __init__(self, causes: dict[str, list[str]] | None = None, now: datetime | None = None) -> None:
+        self.causes, self.now = causes or {}, now
+        self.per_rule: dict[str, Counter[str]] = {}
+
+    def part(self, h: HostReport) -> str:
+        tally(h.findings, self.per_rule)
+        return _host(h, self.causes)
+
+    def head(self, fleet: stream.Fleet) -> str:
+        when = (self.now or datetime.now(timezone.utc)).strftime("%Y-%m-%d %H:%M UTC")
+        summary = fleet.summary
+        gate = ""
+        if summary.gate:
+            gate = (f'<p class="gate-{summary.gate}"><strong>Gate {summary.gate}</strong>: '
+                    f"{_e(summary.gate_reason or '')}</p>")
+        errors = "".join(f'<p class="gate-failed">error: {_e(e)}</p>' for e in fleet.errors)
+        hosts, shown = grouping.fleet(fleet.lines)
+        return ("<!DOCTYPE html>\n"
+                '<html xmlns="http://www.w3.org/1999/xhtml" lang="en"><head><meta charset="utf-8"/>'
+                f"<title>advisor report</title><style>{_STYLE}</style></head><body>"
+                f"<h1>advisor report</h1><p class=\"muted\">advisor {__version__}, {when}, {fleet.tool.rules} rules, "
+                f"{summary.hosts} host(s)</p>{gate}{errors}{_legend()}"
+                f"<h2>Hosts (worst severity first; checks: evaluated/applicable)</h2>{_summary_table(hosts, shown)}"
+                f"<h2>Findings per rule</h2>{chart(self.per_rule)}")
+
+    def tail(self, fleet: stream.Fleet) -> str:
+        return "</body></html>\n"
+
+
 def render(report: Report, causes: dict[str, list[str]] | None = None, now: datetime | None = None) -> str:
     """The report as one page; `causes` maps a rule to the rules it follows from, as for the terminal."""
-    findings = [f for h in report.hosts for f in h.findings]
-    when = (now or datetime.now(timezone.utc)).strftime("%Y-%m-%d %H:%M UTC")
-    gate = ""
-    if report.summary.gate:
-        gate = (f'<p class="gate-{report.summary.gate}"><strong>Gate {report.summary.gate}</strong>: '
-                f"{_e(report.summary.gate_reason or '')}</p>")
-    errors = "".join(f'<p class="gate-failed">error: {_e(e)}</p>' for e in report.errors)
-    hosts, shown = grouping.fleet(report)
-    return ("<!DOCTYPE html>\n"
-            '<html xmlns="http://www.w3.org/1999/xhtml" lang="en"><head><meta charset="utf-8"/>'
-            f"<title>advisor report</title><style>{_STYLE}</style></head><body>"
-            f"<h1>advisor report</h1><p class=\"muted\">advisor {__version__}, {when}, {report.tool.rules} rules, "
-            f"{report.summary.hosts} host(s)</p>{gate}{errors}{_legend()}"
-            f"<h2>Hosts (worst severity first; checks: evaluated/applicable)</h2>{_summary_table(hosts, shown)}"
-            f"<h2>Findings per rule</h2>{chart(findings)}"
-            + "".join(_host(h, causes or {}) for h in hosts) + "</body></html>\n")
+    return stream.render(Writer(causes, now), report)

@@ -1,11 +1,39 @@
-"""`--format json`: the report model as JSON (schema in docs/report.schema.json)."""
+"""`--format json`: the report model as JSON (schema in docs/report.schema.json),
+written host by host: the same bytes as the whole model serialized at once."""
 
 from __future__ import annotations
 
-from advisor.report.model import Report
+from pydantic import BaseModel
+
+from advisor.report import stream
+from advisor.report.model import HostReport, Report
+
+
+def _indented(model: BaseModel | list[str], by: int) -> str:
+    """A value as pydantic writes it with indent=2, nested `by` spaces deep."""
+    # pydantic's serializer, not json.dumps: with indent, json.dumps runs its
+    # pure-Python encoder, five times slower on a fleet's report.
+    from pydantic import TypeAdapter
+
+    text = model.model_dump_json(indent=2) if isinstance(model, BaseModel) else \
+        TypeAdapter(list[str]).dump_json(model, indent=2).decode()
+    return text.replace("\n", "\n" + " " * by)
+
+
+class Writer:
+    in_fleet_order = False
+    separator = ","
+
+    def part(self, h: HostReport) -> str:
+        return "\n    " + _indented(h, 4)
+
+    def head(self, fleet: stream.Fleet) -> str:
+        return '{\n  "tool": ' + _indented(fleet.tool, 2) + ',\n  "hosts": ['
+
+    def tail(self, fleet: stream.Fleet) -> str:
+        return (("\n  ]" if fleet.lines else "]") + ',\n  "summary": ' + _indented(fleet.summary, 2)
+                + ',\n  "errors": ' + _indented(fleet.errors, 2) + "\n}\n")
 
 
 def render(report: Report) -> str:
-    # pydantic's serializer, not json.dumps: with indent, json.dumps runs its
-    # pure-Python encoder, five times slower on a fleet's report.
-    return report.model_dump_json(indent=2) + "\n"
+    return stream.render(Writer(), report)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
 
+from advisor.report import stream
 from advisor.report.model import OTHER_PLATFORM, HostReport, Report, fix_lines
 
 
@@ -34,15 +35,22 @@ def _other_platform(result) -> bool:
     return result.status == "not_applicable" and (result.reason or "").startswith(OTHER_PLATFORM)
 
 
-def render(report: Report) -> str:
-    lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<testsuites name="advisor">']
-    for h in report.hosts:
+class Writer:
+    """A testsuite per host, in the order given."""
+
+    in_fleet_order = False
+    separator = ""
+
+    def head(self, fleet: stream.Fleet) -> str:
+        return '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="advisor">\n'
+
+    def part(self, h: HostReport) -> str:
         findings = {(f.rule, f.subject): f for f in h.findings}
         results = [r for r in h.results if not _other_platform(r)]
         skipped = sum(1 for r in results if r.status in ("unknown", "not_applicable"))
         failed = sum(1 for r in results if r.status == "fail")
-        lines.append(f"  <testsuite name={quoteattr(h.label)} tests=\"{len(results)}\" failures=\"{failed}\" "
-                     f"errors=\"{len(h.errors)}\" skipped=\"{skipped}\">")
+        lines = [f"  <testsuite name={quoteattr(h.label)} tests=\"{len(results)}\" failures=\"{failed}\" "
+                 f"errors=\"{len(h.errors)}\" skipped=\"{skipped}\">"]
         if h.plan is not None and h.plan.simulation is not None:
             lines.append(f"    <properties><property name=\"advisor.plan\" "
                          f"value={quoteattr(h.plan.simulation.summary())}/></properties>")
@@ -51,5 +59,11 @@ def render(report: Report) -> str:
                          f"<error message={quoteattr(e)}/></testcase>")
         lines += [_case(h, r, findings.get((r.rule, r.subject))) for r in results]
         lines.append("  </testsuite>")
-    lines.append("</testsuites>")
-    return "\n".join(lines) + "\n"
+        return "\n".join(lines) + "\n"
+
+    def tail(self, fleet: stream.Fleet) -> str:
+        return "</testsuites>\n"
+
+
+def render(report: Report) -> str:
+    return stream.render(Writer(), report)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from advisor.report import grouping
-from advisor.report.model import HostReport, PlanStep, Report, step_lines, worst_first
+from advisor.report import grouping, stream
+from advisor.report.model import HostReport, PlanStep, Report, step_lines
 
 _ORDER = ("critical", "high", "medium", "low", "info")  # the order of HostReport.finding_counts()
 
@@ -27,34 +27,51 @@ def code(text: str) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
-def render(report: Report, causes: dict[str, list[str]] | None = None) -> str:
-    out = ["# advisor report", ""]
-    if report.summary.gate:
-        out += [f"**Gate {report.summary.gate}**: {inline(report.summary.gate_reason or '')}", ""]
-    hosts = sorted(report.hosts, key=worst_first)
-    out += ["Hosts, worst severity first; checks: evaluated / applicable.", "",
-            "| host | platform | score | checks | critical | high | medium | low | info | status |",
-            "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"]
-    for h in hosts:
-        counts = h.finding_counts()
-        score = "-" if h.score is None else f"{h.score:g}"
-        out.append(f"| {inline(h.label)} | {h.kind_of_host} | {score} | %d/%d | " % h.coverage
-                   + " | ".join(str(counts[s]) for s in _ORDER) + f" | {h.status_said} |")
-    for e in report.errors:
-        out += ["", f"> error: {inline(e)}"]
-    for h in hosts:
-        out += ["", f"## {inline(h.label)}", ""]
+class Writer:
+    """The table of hosts first, then a section per host in the table's order."""
+
+    in_fleet_order = True
+    separator = ""
+
+    def __init__(self, causes: dict[str, list[str]] | None = None) -> None:
+        self.causes = causes or {}
+
+    def head(self, fleet: stream.Fleet) -> str:
+        out = ["# advisor report", ""]
+        if fleet.summary.gate:
+            out += [f"**Gate {fleet.summary.gate}**: {inline(fleet.summary.gate_reason or '')}", ""]
+        out += ["Hosts, worst severity first; checks: evaluated / applicable.", "",
+                "| host | platform | score | checks | critical | high | medium | low | info | status |",
+                "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+        for h in fleet.worst_first():
+            counts = h.finding_counts()
+            score = "-" if h.score is None else f"{h.score:g}"
+            out.append(f"| {inline(h.label)} | {h.kind_of_host} | {score} | %d/%d | " % h.coverage
+                       + " | ".join(str(counts[s]) for s in _ORDER) + f" | {h.status_said} |")
+        for e in fleet.errors:
+            out += ["", f"> error: {inline(e)}"]
+        return "\n".join(out) + "\n"
+
+    def part(self, h: HostReport) -> str:
+        out = ["", f"## {inline(h.label)}", ""]
         out += [f"Collected {h.collected}.", ""] if h.collected else []
         out += [f"> error: {inline(e)}" for e in h.errors]
         if not h.findings:
             out.append("No findings.")
         studies: dict[grouping.Study, int] = {}
         numbered = h.plan.numbered() if h.plan is not None else []
-        for group in grouping.groups(h, causes or {}):
+        for group in grouping.groups(h, self.causes):
             out += _group(group, numbered, h.source, studies)
         out += _plan(h)
         out += _unknowns(h) + _sources(studies)
-    return "\n".join(out).rstrip() + "\n"
+        return "\n".join(out).rstrip() + "\n"
+
+    def tail(self, fleet: stream.Fleet) -> str:
+        return ""
+
+
+def render(report: Report, causes: dict[str, list[str]] | None = None) -> str:
+    return stream.render(Writer(causes), report)
 
 
 def _group(group: grouping.Group, numbered: list[tuple[str, PlanStep]], source: str,

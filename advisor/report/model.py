@@ -2,7 +2,7 @@
 
 import re
 from datetime import datetime, timezone
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel
 
@@ -294,7 +294,44 @@ class Detected(BaseModel):
     inputs: list[str] = []
 
 
-class HostReport(BaseModel):
+class _Headline:
+    """What every view says of a host in one line (the fleet tables, the gate,
+    the exit status), shared by the full report and the line kept of it."""
+
+    if TYPE_CHECKING:  # the fields of the classes below, not declared here: they keep their order in the JSON
+        host: str
+        status: str
+        counts: Counts
+
+        @property
+        def node(self) -> str: ...
+
+    @property
+    def label(self) -> str:
+        """How every view names the host: the node, and the bundle's name beside
+        it where the two differ (`t5-primary (t5-primary-untuned)`)."""
+        return self.node if self.node == self.host else f"{self.node} ({self.host})"
+
+    @property
+    def coverage(self) -> tuple[int, int]:
+        """(checks evaluated, checks applicable): unknown checks are applicable but not evaluated."""
+        evaluated = self.counts.passed + self.counts.failed
+        return evaluated, evaluated + self.counts.unknown
+
+    @property
+    def mostly_unknown(self) -> bool:
+        """More checks unknown than evaluated: the score rests on a minority of its checks."""
+        evaluated, applicable = self.coverage
+        return applicable > 0 and evaluated * 2 < applicable
+
+    @property
+    def status_said(self) -> str:
+        """The status as the fleet tables show it, warning when most checks are unknown."""
+        judged = self.status in ("findings", "clean")
+        return f"{self.status}, most checks unknown" if judged and self.mostly_unknown else self.status
+
+
+class HostReport(_Headline, BaseModel):
     host: str
     source: str
     platform: str
@@ -323,12 +360,6 @@ class HostReport(BaseModel):
         return self.detected.nodename or self.host
 
     @property
-    def label(self) -> str:
-        """How every view names the host: the node, and the bundle's name beside
-        it where the two differ (`t5-primary (t5-primary-untuned)`)."""
-        return self.node if self.node == self.host else f"{self.node} ({self.host})"
-
-    @property
     def kind_of_host(self) -> str:
         """The platform as reports name it: a Xen dom0 is not a plain Linux host."""
         if self.platform == "linux" and any(r.startswith("xen dom0") for r in self.detected.domain_roles or []):
@@ -343,36 +374,46 @@ class HostReport(BaseModel):
         at = self.collected_at.astimezone(timezone.utc) if self.collected_at.tzinfo else self.collected_at
         return at.strftime("%Y-%m-%d %H:%M UTC")
 
-    @property
-    def coverage(self) -> tuple[int, int]:
-        """(checks evaluated, checks applicable): unknown checks are applicable but not evaluated."""
-        evaluated = self.counts.passed + self.counts.failed
-        return evaluated, evaluated + self.counts.unknown
-
-    @property
-    def mostly_unknown(self) -> bool:
-        """More checks unknown than evaluated: the score rests on a minority of its checks."""
-        evaluated, applicable = self.coverage
-        return applicable > 0 and evaluated * 2 < applicable
-
-    @property
-    def status_said(self) -> str:
-        """The status as the fleet tables show it, warning when most checks are unknown."""
-        judged = self.status in ("findings", "clean")
-        return f"{self.status}, most checks unknown" if judged and self.mostly_unknown else self.status
-
     def finding_counts(self) -> dict[str, int]:
         """Findings per severity, critical first."""
         return {s.value: sum(1 for f in self.findings if f.severity is s) for s in Severity}
 
 
-def worst_first(h: HostReport) -> tuple:
+class HostLine(_Headline, BaseModel):
+    """The little kept of each host once its full report is written: what the
+    fleet table, the summary, the gate and the exit status need. A review of
+    ten thousand hosts keeps these, not ten thousand reports."""
+
+    host: str
+    node: str
+    source: str
+    kind: Literal["capture", "plan"] = "capture"
+    kind_of_host: str
+    score: float | None
+    status: Literal["clean", "findings", "no-evidence", "error", "unreachable"]
+    counts: Counts
+    findings: dict[str, int]  # per severity, critical first
+    errors: list[str] = []
+    incomplete: list[str] = []
+
+    @classmethod
+    def of(cls, h: HostReport) -> "HostLine":
+        return cls(host=h.host, node=h.node, source=h.source, kind=h.kind, kind_of_host=h.kind_of_host, score=h.score,
+                   status=h.status, counts=h.counts, findings=h.finding_counts(), errors=h.errors,
+                   incomplete=h.incomplete)
+
+    def finding_counts(self) -> dict[str, int]:
+        return dict(self.findings)
+
+
+def worst_first(h: "HostReport | HostLine") -> tuple:
     """Sort key: unreadable hosts, then those with no evidence, then by the
     worst severity found, the number of findings at it, and the score, lowest
     first: twelve high findings rank above one medium, whatever the scores."""
     bad = {"error": 0, "unreachable": 0, "no-evidence": 1}.get(h.status, 2)
-    worst = max((f.severity.rank for f in h.findings), default=-1)
-    at_worst = sum(1 for f in h.findings if f.severity.rank == worst)
+    counts = h.finding_counts()
+    worst = max((Severity(s).rank for s, n in counts.items() if n), default=-1)
+    at_worst = next((n for s, n in counts.items() if n and Severity(s).rank == worst), 0)
     return (bad, -worst, -at_worst, h.score if h.score is not None else 101, h.node, h.host)
 
 
@@ -389,6 +430,17 @@ class Summary(BaseModel):
     lowest_score: float | None
     gate: Literal["passed", "failed"] | None = None
     gate_reason: str | None = None
+
+
+def summary_of(hosts: "list[HostLine] | list[HostReport]", input_errors: list[str]) -> Summary:
+    """Counts over the hosts: findings per severity, inputs not read, the lowest score."""
+    findings = {s.value: 0 for s in Severity}
+    for h in hosts:
+        for severity, n in h.finding_counts().items():
+            findings[severity] += n
+    scores = [h.score for h in hosts if h.score is not None]
+    return Summary(hosts=len(hosts), findings=findings, errors=len(input_errors) + sum(len(h.errors) for h in hosts),
+                   lowest_score=min(scores) if scores else None)
 
 
 class Report(BaseModel):

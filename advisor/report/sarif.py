@@ -13,6 +13,7 @@ from urllib.parse import quote
 
 from advisor import __version__
 from advisor.engine.model import Rule
+from advisor.report import stream
 from advisor.report.model import Finding, HostReport, Report, fix_lines
 
 _LEVEL = {"critical": "error", "high": "error", "medium": "warning", "low": "note", "info": "note"}
@@ -56,22 +57,47 @@ def _descriptor(rule: Rule) -> dict:
     return descriptor
 
 
+class Writer:
+    """The results as each host is judged, then the rules they cite (each once,
+    numbered in the order first cited) and the plans."""
+
+    in_fleet_order = False
+    separator = ""
+
+    def __init__(self, rules: list[Rule]) -> None:
+        self.by_id = {r.id: r for r in rules}
+        self.index: dict[str, int] = {}
+        self.plans: dict[str, str] = {}
+        self._written = False  # a result, so the next one follows a comma
+
+    def head(self, fleet: stream.Fleet) -> str:
+        return ('{\n  "$schema": "https://json.schemastore.org/sarif-2.1.0.json",\n  "version": "2.1.0",\n'
+                '  "runs": [\n    {\n      "results": [')
+
+    def part(self, h: HostReport) -> str:
+        if h.plan is not None and h.plan.simulation is not None:
+            self.plans[h.host] = h.plan.simulation.summary()
+        out = []
+        for f in h.findings:
+            index = self.index.setdefault(f.rule, len(self.index))
+            out.append(("," if self._written else "") + "\n" + _indented(_result(h, f, index), 8))
+            self._written = True
+        return "".join(out)
+
+    def tail(self, fleet: stream.Fleet) -> str:
+        run = {"tool": {"driver": {"name": "advisor", "version": __version__,
+                                   "rules": [_descriptor(self.by_id[r]) for r in self.index if r in self.by_id]}},
+               "properties": {"plans": self.plans},
+               "invocations": [{"executionSuccessful": not fleet.errors,
+                                "toolExecutionNotifications": [{"level": "error", "message": {"text": e}}
+                                                               for e in fleet.errors]}]}
+        rest = json.dumps(run, indent=2)[1:-2]  # its members, to follow "results" in the same object
+        return ("\n      ]" if self._written else "]") + "," + rest.replace("\n", "\n    ") + "\n    }\n  ]\n}\n"
+
+
+def _indented(value: object, by: int) -> str:
+    return " " * by + json.dumps(value, indent=2).replace("\n", "\n" + " " * by)
+
+
 def render(report: Report, rules: list[Rule]) -> str:
-    used = sorted({f.rule for h in report.hosts for f in h.findings})
-    by_id = {r.id: r for r in rules}
-    index = {rid: i for i, rid in enumerate(used)}
-    results = [_result(h, f, index[f.rule]) for h in report.hosts for f in h.findings]
-    sarif = {
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": "advisor", "version": __version__,
-                                "rules": [_descriptor(by_id[rid]) for rid in used if rid in by_id]}},
-            "results": results,
-            "properties": {"plans": {h.host: h.plan.simulation.summary() for h in report.hosts
-                                     if h.plan is not None and h.plan.simulation is not None}},
-            "invocations": [{"executionSuccessful": not report.errors,
-                             "toolExecutionNotifications": [{"level": "error", "message": {"text": e}} for e in report.errors]}],
-        }],
-    }
-    return json.dumps(sarif, indent=2) + "\n"
+    return stream.render(Writer(rules), report)

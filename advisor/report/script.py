@@ -289,19 +289,20 @@ def _names(h: HostReport, tag: str | None) -> tuple[str, str]:
     return file_name(host), file_name(f"{control}.for-{host}")
 
 
-def render(report: Report) -> dict[str, str]:
-    """File name -> script, for every host that was judged. Hosts whose names
-    make the same file name (two bundles of one host, `web;01` and `web_01`)
-    each get the name with a digest of where their bundle came from: one never
-    silently takes the other's place."""
+def tag_of(h: HostReport) -> str:
+    """Tells apart hosts whose names make the same file name: a digest of where its bundle came from."""
     import hashlib
-    from collections import Counter
 
-    hosts = [h for h in report.hosts if h.status != "unreachable"]
-    taken = Counter(n for h in hosts for n in _names(h, None))
+    return hashlib.sha256(f"{h.source}\0{h.host}".encode()).hexdigest()[:10]
+
+
+def render(report: Report) -> dict[str, str]:
+    """File name -> script, for every host that was judged, named as
+    commands.output writes them: a host whose file name is taken gets its tag."""
     out: dict[str, str] = {}
-    for h in hosts:
-        shared = any(taken[n] > 1 for n in _names(h, None))
-        tag = hashlib.sha256(f"{h.source}\0{h.host}".encode()).hexdigest()[:10] if shared else None
-        out.update(render_host(h, tag))
+    for h in report.hosts:
+        if h.status == "unreachable":
+            continue
+        scripts = render_host(h)
+        out.update(render_host(h, tag_of(h)) if out.keys() & scripts.keys() else scripts)
     return out

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 from collections.abc import Set as AbstractSet
 from typing import IO, Literal
 
-from advisor.report import grouping, layout
+from advisor.report import grouping, layout, stream
+from advisor.report.stream import Fleet
 from advisor.report.layout import Column, Span, cells, paint, wrap
-from advisor.report.model import (RUNTIME_REASON, HostReport, PlanPhase, PlanStep, Report,
-                                   without_comment, worst_first)
+from advisor.report.model import (RUNTIME_REASON, HostLine, HostReport, PlanPhase, PlanStep, Report,
+                                   without_comment)
 
 _STATUS_STYLE = {"clean": "green", "findings": "yellow", "no-evidence": "red", "error": "red", "unreachable": "red"}
 
@@ -19,13 +21,20 @@ class Output:
     """Lines for a stream, written when closed: colour only on a terminal,
     80 columns when piped, and no blanks at line ends."""
 
-    def __init__(self, stream: IO[str], color: bool | None = None):
+    def __init__(self, stream: IO[str], color: bool | None = None, width: int | None = None):
         self.stream = stream
         if color is None:  # colour only on a terminal, never with NO_COLOR set (no-color.org)
             color = stream.isatty() and not os.environ.get("NO_COLOR")
         self.color = color
-        self.width = shutil.get_terminal_size((80, 24)).columns if color else 80
+        self.width = width or (shutil.get_terminal_size((80, 24)).columns if color else 80)
         self.lines: list[str] = []
+
+    def like(self) -> "Output":
+        """Lines for the same stream, kept apart: one host's part of the report."""
+        return Output(io.StringIO(), self.color, self.width)
+
+    def text_of(self) -> str:
+        return "".join(line.rstrip() + "\n" for line in self.lines)
 
     def text(self, *spans: str | Span, style: str = "", indent: str = "") -> None:
         """A paragraph, wrapped to the width, lines after the first starting with
@@ -58,7 +67,7 @@ class Output:
         self.lines += lines
 
     def close(self) -> None:
-        self.stream.write("".join(line.rstrip() + "\n" for line in self.lines))
+        self.stream.write(self.text_of())
 
     def __enter__(self) -> "Output":
         return self
@@ -73,9 +82,9 @@ Mode = Literal["full", "compact", "quiet"]
 
 
 
-def _fleet_table(report: Report, out: Output) -> None:
+def _fleet_table(fleet: Fleet, out: Output) -> None:
     """Worst hosts first, full host names, no column that is empty throughout."""
-    hosts, shown = grouping.fleet(report)
+    hosts, shown = grouping.fleet(fleet.lines)
     head = ["host", "platform", "score", "checks", *[{"critical": "crit", "medium": "med"}.get(s, s) for s in shown],
             "status"]
     rows: list[list[str | Span]] = [
@@ -85,7 +94,7 @@ def _fleet_table(report: Report, out: Output) -> None:
                  right=set(range(2, 4 + len(shown))))
 
 
-def _status(h: HostReport) -> Span:
+def _status(h: HostLine) -> Span:
     return (h.status_said, "yellow" if h.status_said != h.status else _STATUS_STYLE[h.status])
 
 
@@ -343,15 +352,15 @@ def _host(h: HostReport, out: Output, causes: dict[str, list[str]], mode: Mode) 
         out.blank()
 
 
-def summary_line(report: Report) -> str:
+def summary_line(fleet: Fleet) -> str:
     """The verdict, the lowest score and the counts, on one line."""
-    s = report.summary
+    s = fleet.summary
     counts = ", ".join(f"{n} {sev}" for sev, n in s.findings.items() if n) or "no findings"
     if any(s.findings.values()):
         verdict = "findings"
     elif s.errors:
         verdict = "input errors"
-    elif any(h.status in ("no-evidence", "unreachable") for h in report.hosts):
+    elif any(h.status in ("no-evidence", "unreachable") for h in fleet.lines):
         verdict = "not all judged"
     else:
         verdict = "clean"
@@ -359,26 +368,49 @@ def summary_line(report: Report) -> str:
     return f"{verdict}: {counts}; {s.hosts} host(s), lowest score {score}; {s.errors} input errors"
 
 
-def render(report: Report, out: Output, causes: dict[str, list[str]] | None = None,
-           mode: Mode = "full") -> None:
+class Writer:
     """The report for a person: per host a summary that fits one screen, then
     findings grouped by rule (effect and source once), then the plan.
     `causes` maps a rule to the rules it follows from; `mode` compact gives one
     line per rule group, quiet only the verdict and counts."""
-    if report.errors:
-        for e in report.errors:
+
+    in_fleet_order = True
+    separator = ""
+
+    def __init__(self, target: Output, causes: dict[str, list[str]] | None = None, mode: Mode = "full") -> None:
+        self.target, self.causes, self.mode = target, causes or {}, mode
+
+    def part(self, h: HostReport) -> str:
+        if self.mode == "quiet":
+            return ""
+        out = self.target.like()
+        _host(h, out, self.causes, self.mode)
+        return out.text_of()
+
+    def head(self, fleet: Fleet) -> str:
+        out = self.target.like()
+        for e in fleet.errors:
             out.whole(f"error: {e}", style="red")  # one line, its path never folded
-        out.blank()
-    if len(report.hosts) > 1:
-        _fleet_table(report, out)
-        out.blank()
-    if not report.hosts:  # nothing was reviewed: the errors above are the whole report
-        return
-    if mode != "quiet":
-        for h in sorted(report.hosts, key=worst_first) if len(report.hosts) > 1 else report.hosts:
-            _host(h, out, causes or {}, mode)
-        out.text(SCORE_NOTE, style="dim")
-    s = report.summary
-    out.whole(summary_line(report), style="bold")
-    if s.gate is not None:
-        out.text(f"gate {s.gate}: {s.gate_reason}", style="bold")
+        if fleet.errors:
+            out.blank()
+        if len(fleet.lines) > 1:
+            _fleet_table(fleet, out)
+            out.blank()
+        return out.text_of()
+
+    def tail(self, fleet: Fleet) -> str:
+        if not fleet.lines:  # nothing was reviewed: the errors above are the whole report
+            return ""
+        out = self.target.like()
+        if self.mode != "quiet":
+            out.text(SCORE_NOTE, style="dim")
+        out.whole(summary_line(fleet), style="bold")
+        if fleet.summary.gate is not None:
+            out.text(f"gate {fleet.summary.gate}: {fleet.summary.gate_reason}", style="bold")
+        return out.text_of()
+
+
+def render(report: Report, out: Output, causes: dict[str, list[str]] | None = None,
+           mode: Mode = "full") -> None:
+    """The whole report into `out` (see Writer)."""
+    out.lines += stream.render(Writer(out, causes, mode), report).splitlines()
