@@ -127,3 +127,61 @@ def test_list_devices_counts_free_whole_cores_and_unbound_memory() -> None:
 def test_list_devices_without_its_sections_is_refused() -> None:
     with pytest.raises(ParseError, match="no CORE, VCPU or MEMORY section"):
         ldm_devices.parse("NAME STATE\nprimary active\n")
+
+
+def _body(family: str, name: str) -> str:
+    return (REAL / family / name).read_text().split("\n---\n", 1)[1]
+
+
+def _pasted_facts(tmp_path: Path, text: str):
+    from advisor.collect.offline import Loader
+
+    pasted = tmp_path / "session.txt"
+    pasted.write_text(text)
+    with Loader() as loader:
+        [capture] = loader.load(pasted)
+        built = build(capture)
+    assert built.errors == []
+    return built.facts
+
+
+def test_short_ldm_list_gives_domains_and_leaves_vsw_vnet_io_unknown() -> None:
+    listing = ldm_list.parse(_body("ldm-list", "unidentified-docx-table-script-long-names.txt"))
+    assert listing.form == "short" and len(listing.domains) == 12
+    primary, app = listing.domains[:2]
+    assert (primary.name, primary.ncpu, primary.memory_bytes) == ("primary", 16, 32 << 30)
+    assert {"control", "vio-service"} <= primary.flags
+    assert (app.name, app.state, app.ncpu, app.memory_bytes) == ("DR-PRD02-CBSAPP01", "active", 16, 64 << 30)
+    assert not app.knows("VSW") and not app.knows("IO")
+    old = ldm_list.parse(_body("ldm-list", "built-ldoms12-short-list-t-cv.txt").split("\n", 1)[1])
+    assert old.domains[0].flags == {"transition", "control", "vio-service"} and old.domains[1].state == "bound"
+
+
+def test_an_excerpt_starting_at_its_network_section_is_read_for_the_domain_its_command_names() -> None:
+    text = _body("ldm-list-bindings", "oracle-ldoms13-admin-devid-ldg1-network-elided.txt").split("\n", 1)[1]
+    [ldg1] = ldm_list.parse(text, "ldg1").domains
+    assert [v.get("name") for v in ldg1.vnets] == ["vnet", "vnet1"] and ldg1.vnets[1].get("mtu") == "1500"
+    assert not ldg1.complete and not ldg1.knows("VSW") and not ldg1.knows("NETWORK")  # rows elided
+    with pytest.raises(ParseError, match="which domain it shows is not known"):
+        ldm_list.parse(text)
+
+
+def test_list_constraints_and_list_io_fill_what_the_short_list_leaves_unknown(tmp_path: Path) -> None:
+    short = _body("ldm-list", "built-ldoms12-short-list-t-cv.txt")
+    constraints = _body("ldm-list-constraints", "built-ovmsparc3x-list-constraints-whole-core.txt")
+    io = _body("ldm-list-io", "fujitsu-m12-service-manual-9-3-4-release-root-complex-cut.txt")
+    facts = _pasted_facts(tmp_path, short + "\n" + constraints + "\n" + io)
+    primary, ldg1 = facts.domains
+    assert (ldg1.whole_core_constraint, ldg1.max_cores, ldg1.memory_gb) == (True, "2", 0.5)  # the listing's 512M
+    assert ldg1.evidence["whole_core_constraint"].endswith("session.txt@2:13")  # the CONSTRAINT line
+    assert primary.io_devices == ["PCIE0", "PCIE1", "PCIE2", "PCIE3", "PCIE4", "PCIE5"] and primary.is_io
+    assert (ldg1.io_devices, ldg1.is_io, ldg1.is_guest) == ([], False, True)  # list-io names every owner
+    assert ldg1.vnet_names == ["vnet0"] and primary.vsw_names is None
+    assert facts.vswitches is None  # no output shows a vsw section: vsw rules stay unknown
+
+
+def test_list_constraints_p_reads_counts_and_the_whole_core_constraint() -> None:
+    text = _body("ldm-list-constraints-p", "built-ovmsparc3x-list-constraints-p.txt").split("\n", 1)[1]
+    [ldg1] = ldm_parseable.parse_constraints(text).domains
+    assert (ldg1.core_count, ldg1.memory_bytes, ldg1.vcpus) == (2, 16 << 30, [])
+    assert ldg1.constraint["cpu"].get("cpu") == "whole-core" and not ldg1.complete

@@ -84,12 +84,18 @@ def _ldm(args: list[str]) -> tuple[str | None, str | None]:
         domain = plain[0] if len(plain) == 1 else None
         if "-p" in flags:
             return ("ldm-list-l-p" if "-l" in flags else None), domain
-        return ("ldm-list-l" if "-l" in flags else None), domain
+        if {"-o", "-e", "-S"} & flags and "-l" not in flags:
+            return None, None  # chosen sections, or the short form with more columns: not read
+        return ("ldm-list-l" if "-l" in flags else "ldm-list"), domain
     if sub in ("list-bindings", "ls-bindings"):  # the same sections as `ldm list -l`, with the bindings
         domain = plain[0] if len(plain) == 1 else None
         return ("ldm-list-l-p" if "-p" in flags else "ldm-list-l"), domain
-    if sub in ("list-constraints", "ls-constraints") and "-x" in flags:
-        return "ldm-list-constraints-x", None
+    if sub in ("list-constraints", "ls-constraints"):
+        domain = plain[0] if len(plain) == 1 else None
+        return ("ldm-list-constraints-x" if "-x" in flags else "ldm-list-constraints-p" if "-p" in flags
+                else "ldm-list-constraints"), (None if "-x" in flags else domain)
+    if sub in ("list-io", "ls-io") and not {"-p", "-d"} & flags:  # -p and device properties (-d): not read
+        return "ldm-list-io", None
     if sub in ("list-devices", "ls-devices"):  # -a, -p and a resource type (core, cpu, memory) all read alike
         return "ldm-list-devices", None
     return None, None
@@ -139,7 +145,7 @@ def identify_command(line: str) -> Command | None:
     argument = None
     if cmd == "ldm":
         cid, argument = _ldm(args)
-        narrowed = argument is not None and cid in ("ldm-list-l", "ldm-list-l-p")  # one domain of several
+        narrowed = argument is not None and cid != "ldm-list-devices"  # one domain of several
     elif cmd == "kstat":
         cid = "kstat-p" if "-p" in flags else None
         narrowed = bool(_plain(args)) or bool({"-m", "-i", "-n", "-s", "-c"} & flags)

@@ -30,7 +30,13 @@ class LazyPattern:
 
 _KSTAT = re.compile(r"^[A-Za-z_][\w.,-]*:\d+:[^:\t]*:\S[^\t]*?(?:\t|\s+)\S", re.M)
 _RULES: list[tuple[str, LazyPattern]] = [
+    ("ldm-list-constraints-p", LazyPattern(r"\AVERSION[ \t]+\d+\.\d+[ \t]*\nDOMAIN\|name=[^|\n]*\|?[ \t]*$", re.M)),
     ("ldm-list-l-p", LazyPattern(r"\AVERSION\s+\d+\.\d+\s*\n(?:.*\n)*?DOMAIN\|", re.M)),
+    # the short `ldm list`: its header and rows of several words, no section
+    ("ldm-list", LazyPattern(r"\A[ \t\n]*NAME[ \t]+STATE[ \t]+FLAGS[ \t]+CONS[ \t]+VCPU[ \t]+MEMORY[^\n]*\n"
+                           r"(?:\S+[ \t]+\S[^\n]*(?:\n|\Z)|[ \t]*\n)*\Z")),
+    ("ldm-list-constraints", LazyPattern(r"\A\s*DOMAIN[ \t]*\n[ \t]*[\w.-]+[ \t]*\n")),
+    ("ldm-list-io", LazyPattern(r"^[ \t]*NAME[ \t]+TYPE[ \t]+BUS[ \t]+DOMAIN[ \t]+STATUS[ \t]*$", re.M)),
     ("ldm-list-l", LazyPattern(r"^NAME\s+STATE\s+FLAGS\s+CONS\s+VCPU\s+MEMORY", re.M)),
     ("ldm-version", LazyPattern(r"Logical Domains? Manager \(v")),
     ("ldm-list-devices", LazyPattern(r"^(?:CORE|VCPU)[ \t]*\n[ \t]*(?:ID[ \t]+%FREE[ \t]+CPUSET|PID[ \t]+%FREE\b|\|(?:c|p)id=\d+\|free=)"

@@ -88,7 +88,7 @@ _PLAN_KEYS: list[tuple[str, str]] = [
 ]
 
 
-_FAMILY = {"ldm-list-l": "ldm list -l", "ldm-list-l-p": "ldm list -l", "ndd-tcp": "ndd -get /dev/tcp",
+_FAMILY = {"ldm-list-l": "ldm list -l", "ldm-list-l-p": "ldm list -l", "ldm-list": "ldm list", "ndd-tcp": "ndd -get /dev/tcp",
            "ipadm-show-prop-tcp": "ipadm show-prop tcp", "kstat-p": "kstat -p", "sysctl-net": "sysctl -a",
            "ip-link": "ip -o link", "etc-system": "/etc/system", "ethtool-k": "ethtool -k", "ethtool-c": "ethtool -c", "ethtool-i": "ethtool -i",
            "nwmgr-vmtu": "nwmgr -g -A vmtu", "nwmgr-attrs": "nwmgr -g -A all", "lanadmin-vmtu": "lanadmin -x vmtu",

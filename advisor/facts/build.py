@@ -164,7 +164,7 @@ def _identity(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -
     if (ps := parsed.get("psrinfo-pv")) is not None:
         facts.vcpus, facts.threads_per_core, facts.cpu_model = ps.vcpus, ps.threads_per_core, ps.model
         facts.evidence["vcpus"] = facts.evidence["cpu_model"] = _ev(files, "psrinfo-pv", ps.line)
-    if facts.platform == "unknown" and ({"kstat-p", "etc-system", "dladm-show-phys", "ldm-list-l", "ldm-list-l-p",
+    if facts.platform == "unknown" and ({"kstat-p", "etc-system", "dladm-show-phys", *_LDM_LISTINGS,
                                          "ldm-version", "ldm-list-devices"} & parsed.keys()):
         facts.platform = "solaris"
     if facts.platform == "unknown" and ({"lanscan", "lanscan-v", "nwmgr"} & parsed.keys()):
@@ -172,7 +172,7 @@ def _identity(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -
     linux_only = {"xl-vcpu-list", "xm-vcpu-list", "xl-info", "xm-info", "brctl-show", "ip-link", "sysctl-net", "lspci-vv"}
     if facts.platform == "unknown" and (linux_only & parsed.keys() or any(k.startswith("ethtool-") for k in parsed)):
         facts.platform = "linux"
-    if facts.is_control_domain is None and ({"ldm-list-l", "ldm-list-l-p", "ldm-version", "ldm-list-devices"} & parsed.keys()):
+    if facts.is_control_domain is None and ({*_LDM_LISTINGS, "ldm-version", "ldm-list-devices"} & parsed.keys()):
         facts.is_control_domain = True
 
 
@@ -274,22 +274,34 @@ def _tunables(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -
             facts.evidence[f"driver.{name}"] = files[cid]
 
 
+# LDoms outputs by what they say of the domains: the first present is the listing, the others fill in
+# what it leaves unknown (the short `ldm list` shows no vsw, vnet, I/O or constraint).
+_LDM_LISTINGS = ("ldm-list-l-p", "ldm-list-l", "ldm-list", "ldm-list-constraints-p", "ldm-list-constraints",
+                 "ldm-list-io")
+
+
 def _ldoms(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str], auto_limit: int) -> None:
-    cid = "ldm-list-l-p" if "ldm-list-l-p" in parsed else "ldm-list-l" if "ldm-list-l" in parsed else None
-    if cid is None:
+    present = [cid for cid in _LDM_LISTINGS if cid in parsed]
+    if not present:
         if facts.is_control_domain is False:
             facts.domains, facts.vswitches, facts.vnets = [], [], []
         return
-    listing = parsed[cid]
+    listing = parsed[present[0]]
     # The processor model first: a domain with part of a core sees a core of fewer threads in its own psrinfo -pv,
     # and so does the listing where no domain has a whole core; the larger of those two otherwise.
     seen = [n for n in (facts.threads_per_core, ldoms.threads_per_core_from_listing(listing)) if n]
     tpc = ldoms.threads_per_core_for_model(facts.cpu_model) or (max(seen) if seen else None)
-    domains, vswitches, vnets = ldoms.build_domains(listing, files[cid], tpc)
+    domains, vswitches, vnets = ldoms.build_domains(listing, files[present[0]], tpc)
+    shown_vsws, shown_vnets = ldoms.shown(listing, "VSW", vswitches), ldoms.shown(listing, "NETWORK", vnets)
+    for cid in present[1:]:
+        more, more_vsws, more_vnets = ldoms.build_domains(parsed[cid], files[cid], tpc)
+        ldoms.merge_domains(domains, more, parsed[cid].covers)
+        shown_vsws = shown_vsws if shown_vsws is not None else ldoms.shown(parsed[cid], "VSW", more_vsws)
+        shown_vnets = shown_vnets if shown_vnets is not None else ldoms.shown(parsed[cid], "NETWORK", more_vnets)
     for dom in domains:
         dom.is_local = dom.is_control and facts.is_control_domain is not False
     local = [d.name for d in domains if d.is_local]  # a capture knows its own domain's links and level
     own_links = {name: facts.links for name in local if facts.links is not None}
     solaris_4080 = {name: ldoms.allows_4080(facts.solaris_minor, facts.sru) for name in local}
-    ldoms.link_network(domains, vswitches, vnets, own_links, solaris_4080, facts.cpu_model, auto_limit)
-    facts.domains, facts.vswitches, facts.vnets = domains, vswitches, vnets
+    ldoms.link_network(domains, shown_vsws or [], shown_vnets or [], own_links, solaris_4080, facts.cpu_model, auto_limit)
+    facts.domains, facts.vswitches, facts.vnets = domains, shown_vsws, shown_vnets

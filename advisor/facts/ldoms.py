@@ -71,12 +71,19 @@ def build_domains(listing: LdmListing, file: str, tpc: int | None) -> tuple[list
     for d in listing.domains:
         dom = Domain(name=d.name, state=d.state)
         dom.evidence["name"] = _ev(file, d.line)
-        dom.is_control = "control" in d.flags
+        # a listing without the summary row (list-constraints, an excerpt) has no flags: the control domain
+        # is the one named primary (ldm(1M))
+        dom.is_control = "control" in d.flags or (d.state is None and d.name == "primary")
         dom.is_service = "vio-service" in d.flags or bool(d.vsws) or bool(d.vds)
-        dom.io_devices = [r.get("dev") or r.get("alias") or r.get("name") or "" for r in d.io]
-        dom.is_io = bool(d.io)
-        dom.is_guest = not (dom.is_control or dom.is_service or dom.is_io)
+        if d.knows("IO"):
+            dom.io_devices = [r.get("dev") or r.get("alias") or r.get("name") or "" for r in d.io]
+            dom.is_io = bool(d.io)
+        else:
+            dom.io_devices = dom.is_io = None
+        set_roles(dom)
         dom.vcpus = d.ncpu if d.ncpu is not None else (len(d.vcpus) or None)
+        if dom.vcpus is None and d.core_count is not None and tpc:
+            dom.vcpus = d.core_count * tpc
         dom.evidence["vcpus"] = dom.evidence["memory_gb"] = _ev(file, d.line)
         if dom.vcpus is not None and tpc:
             dom.cores = round(dom.vcpus / tpc, 2)
@@ -95,18 +102,56 @@ def build_domains(listing: LdmListing, file: str, tpc: int | None) -> tuple[list
         dom.whole_core_constraint, dom.max_cores = whole, max_cores
         if cline:
             dom.evidence["whole_core_constraint"] = _ev(file, cline)
-        for r in d.vsws:
-            vsw = _vswitch(r, d.name, file)
-            vsw.in_control_domain = "control" in d.flags
-            vswitches.append(vsw)
-            dom.vsw_names.append(vsw.name)
-        for r in d.vnets:
-            vnet = _vnet(r, d.name, file)
-            vnets.append(vnet)
-            dom.vnet_names.append(vnet.name)
-        dom.ldc_estimate = len(d.vdisks) + len(d.vnets) + _vds_volumes(d)  # completed in link_network()
+        if dom.whole_cores is None and whole and d.core_count is not None:
+            dom.whole_cores = d.core_count  # list-constraints: CORE COUNT under the whole-core constraint
+        own_vsws = [_vswitch(r, d.name, file) for r in d.vsws]
+        own_vnets = [_vnet(r, d.name, file) for r in d.vnets]
+        for vsw in own_vsws:
+            vsw.in_control_domain = dom.is_control
+        vswitches += own_vsws
+        vnets += own_vnets
+        dom.vsw_names = [v.name for v in own_vsws] if d.knows("VSW") else None
+        dom.vnet_names = [v.name for v in own_vnets] if d.knows("NETWORK", "VNET") else None
+        if d.complete:  # completed in link_network()
+            dom.ldc_estimate = len(d.vdisks) + len(d.vnets) + _vds_volumes(d)
         domains.append(dom)
     return domains, vswitches, vnets
+
+
+def set_roles(dom: Domain) -> None:
+    """A guest is none of the other roles; not known while its I/O is not."""
+    serves = dom.is_control or dom.is_service
+    dom.is_guest = None if dom.is_io is None and not serves else not (serves or dom.is_io)
+
+
+def shown(listing: LdmListing, section: str, items: list) -> list | None:
+    """The vsws (or vnets) of a listing; None when no domain's section of them is known."""
+    return items if items or all(d.knows(section, "VNET" if section == "NETWORK" else section)
+                                 for d in listing.domains) else None
+
+
+def merge_domains(base: list[Domain], other: list[Domain], covers: frozenset[str]) -> None:
+    """What another output (list-constraints, list-io) says of the domains that the
+    listing leaves unknown; list-io names all I/O, so a domain it does not name owns none."""
+    by_name = {d.name: d for d in base}
+    for o in other:
+        d = by_name.get(o.name)
+        if d is None:
+            base.append(o)
+            by_name[o.name] = o
+            continue
+        for name in Domain._defaults:
+            if getattr(d, name) is None and getattr(o, name) is not None:
+                setattr(d, name, getattr(o, name))
+                if name in o.evidence:
+                    d.evidence[name] = o.evidence[name]
+        set_roles(d)
+    if "IO" in covers:
+        listed = {o.name for o in other}
+        for d in base:
+            if d.name not in listed and d.io_devices is None:
+                d.io_devices, d.is_io = [], False
+                set_roles(d)
 
 
 def _vds_volumes(d: LdmDomain) -> int:
@@ -208,6 +253,8 @@ def _bandwidth(dom: Domain, mine: list[VNet], by_vsw: dict[tuple[str, str], VSwi
             dom.ten_gbe_ports = sum(_ports_of_10g(lk.speed_mbps or 0) for lk in data)
             dom.evidence["ten_gbe_ports"] = ", ".join(lk.evidence.get("speed_mbps", "") for lk in data)
             dom.beyond_10gbe = [lk.name for lk in data if (lk.speed_mbps or 0) > 10000]
+    if dom.vnet_names is None:
+        return  # its vnets are not shown: the links they reach are not known
     switches = [by_vsw.get((v.vsw_domain or "", v.vsw or "")) for v in mine]
     # a switch with no net-dev (internal) reaches no physical link: it counts as none; one whose link's
     # speed is not known (an etherstub, a link in another domain) leaves the count a lower bound
@@ -246,7 +293,10 @@ def ldc_limit(cpu_model: str | None, solaris_4080: bool | None) -> tuple[int, st
 
 def _ldc_budget(dom: Domain, mine: list[VNet], by_vsw: dict[tuple[str, str], VSwitch], own: list[VSwitch],
                 solaris_4080: bool | None, cpu_model: str | None, auto_limit: int) -> None:
-    count = dom.ldc_estimate or 0  # its vdisks and vnets (one channel each to the service)
+    dom.ldc_limit, dom.ldc_limit_basis = ldc_limit(cpu_model, solaris_4080)
+    if dom.ldc_estimate is None:
+        return  # a listing that may not show all its devices
+    count = dom.ldc_estimate  # its vdisks and vnets (one channel each to the service)
     for vnet in mine:
         vsw = by_vsw.get((vnet.vsw_domain or "", vnet.vsw or ""))
         if vsw is not None and _direct_links(vsw, auto_limit):
@@ -256,7 +306,6 @@ def _ldc_budget(dom: Domain, mine: list[VNet], by_vsw: dict[tuple[str, str], VSw
     if dom.is_control:
         count += CONTROL_DOMAIN_LDCS
     dom.ldc_estimate = count
-    dom.ldc_limit, dom.ldc_limit_basis = ldc_limit(cpu_model, solaris_4080)
     dom.evidence["ldc_estimate"] = dom.evidence.get("name", "")
 
 

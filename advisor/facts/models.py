@@ -109,8 +109,8 @@ class Domain(Fact):
     state: str | None = None
     is_control: bool = False
     is_service: bool = False
-    is_io: bool = False
-    is_guest: bool = False
+    is_io: bool | None = False  # None: the output does not show its I/O (`ldm list` without -l)
+    is_guest: bool | None = False
     is_local: bool = False  # the captured host is this domain
     vcpus: int | None = None
     cores: float | None = None
@@ -119,9 +119,9 @@ class Domain(Fact):
     max_cores: str | None = None
     memory_gb: float | None = None
     extended_mapin_space: str | None = None
-    vsw_names: list[str] = []
-    vnet_names: list[str] = []
-    io_devices: list[str] = []
+    vsw_names: list[str] | None = []  # None: the output does not show them (`ldm list`, an excerpt)
+    vnet_names: list[str] | None = []
+    io_devices: list[str] | None = []
     ten_gbe_ports: int | None = None  # 10 GbE data ports it serves (links behind its vsws, owned links up)
     beyond_10gbe: list[str] = []  # its data ports faster than 10 GbE: outside what the study measured
     ten_gbe_links: int | None = None  # distinct >= 10 GbE physical links its vnets reach through vsws

@@ -22,6 +22,15 @@ def _text(module: str, function: str) -> Parser:
     return parse
 
 
+def _raw(module: str, function: str) -> Parser:
+    """A parser that reads the output with its command line: `module.function(output)`."""
+    def parse(output: RawOutput) -> Any:
+        return getattr(importlib.import_module(f"advisor.parsers.{module}"), function)(output)
+
+    parse.__qualname__ = f"{module}.{function}"
+    return parse
+
+
 def _linkprop(o: RawOutput) -> Any:
     from advisor.parsers import dladm
 
@@ -48,7 +57,11 @@ PARSERS: dict[str, Parser] = {
     "pkg-entire": _text("solaris_info", "parse_pkg_entire"),
     "showrev-p": _text("solaris_info", "parse_showrev"),
     "ldm-version": _text("solaris_info", "parse_ldm_version"),
-    "ldm-list-l": _text("ldm_list", "parse"),
+    "ldm-list-l": _raw("ldm_list", "parse_output"),
+    "ldm-list": _raw("ldm_list", "parse_output"),
+    "ldm-list-constraints": _raw("ldm_list", "parse_constraints"),
+    "ldm-list-constraints-p": _text("ldm_parseable", "parse_constraints"),
+    "ldm-list-io": _text("ldm_io", "parse"),
     "ldm-list-l-p": _text("ldm_parseable", "parse"),
     "ldm-list-devices": _text("ldm_devices", "parse"),
     "dladm-show-phys": _text("dladm", "parse_show_phys"),

@@ -1,4 +1,4 @@
-"""`ldm list -l` (human form), 1.x to 3.x layouts.
+"""`ldm list -l` (human form), 1.x to 3.x layouts; `ldm list`, its excerpts and `ldm list-constraints`.
 
 Each domain starts with a `NAME STATE FLAGS ...` header and its summary row,
 followed by sections: a name in column 0 (`CONTROL`, `VCPU`, `VSW`, ...) and
@@ -6,12 +6,19 @@ indented content that is a table (an upper-case header line), `key=value`
 lines, or bare values. Domains may be separated by a line of dashes. Columns
 are read from each table's own header, so the column sets of every release
 are handled alike; PEER sub-tables attach to the row above them.
+
+The short `ldm list` is the header and one row per domain, no section. The
+guides cut `ldm list -l DOMAIN` with `...` lines, or start it at a section:
+then the domain is the one the command line names, and a section not shown
+is not known to be empty. `ldm list-constraints` opens each domain with a
+`DOMAIN` line and its name.
 """
 
 from __future__ import annotations
 
 import re
 
+from advisor.collect.capture import RawOutput
 from advisor.errors import ParseError
 from advisor.parsers.ldm_records import LdmDomain, LdmListing, Record, column_key, flags_from_letters
 from advisor.parsers.text import Header, Line, numbered, parse_int, parse_size
@@ -19,6 +26,7 @@ from advisor.parsers.text import Header, Line, numbered, parse_int, parse_size
 _SECTION = re.compile(r"^[A-Z][A-Z0-9_-]*$")
 _HEADER_TOKEN = re.compile(r"^[A-Z][A-Z0-9()_/-]*$")
 _DASHES = re.compile(r"^-{8,}$")
+_ELIDED = re.compile(r"^(?:\.{3,}|…)$")
 
 
 def _is_header(text: str) -> bool:
@@ -40,6 +48,7 @@ class _Section:
         self.name = name
         self.line = line
         self.lines: list[Line] = []
+        self.elided = False
 
 
 def _table(section: _Section) -> list[Record]:
@@ -100,9 +109,14 @@ def _summary(header: Header, ln: Line) -> LdmDomain:
 
 def _apply(domain: LdmDomain, section: _Section) -> None:
     domain.sections.add(section.name)
+    if section.elided:
+        domain.elided.add(section.name)
     if not section.lines:
         return
     name = section.name
+    if name in ("VCPU", "CORE", "MEMORY") and len(section.lines) == 2 and \
+            domain.take_count(name, {section.lines[0].text.strip().lower(): section.lines[1].text.strip()}):
+        return
     if name in ("CONTROL", "CONSTRAINT", "DEPENDENCY", "VARIABLES"):
         target = {"CONTROL": domain.control, "CONSTRAINT": domain.constraint}.get(name)
         values = _key_values(section)
@@ -124,54 +138,133 @@ def _apply(domain: LdmDomain, section: _Section) -> None:
         targets[name].extend(rows)
 
 
-def parse(text: str) -> LdmListing:
-    domains: list[LdmDomain] = []
-    header: Header | None = None
-    awaiting_summary = False
-    domain: LdmDomain | None = None
-    section: _Section | None = None
+class _Reader:
+    """The state of a listing being read, line by line."""
 
-    def close_section() -> None:
-        nonlocal section
-        if section is not None and domain is not None:
-            _apply(domain, section)
-        section = None
+    def __init__(self, domain_name: str | None):
+        self.domain_name = domain_name  # the domain its command line names, for an excerpt without a header
+        self.domains: list[LdmDomain] = []
+        self.header: Header | None = None
+        self.awaiting_summary = False
+        self.awaiting_name = False  # after list-constraints' `DOMAIN` line
+        self.domain: LdmDomain | None = None
+        self.section: _Section | None = None
 
-    for ln in numbered(text):
-        stripped = ln.text.strip()
-        if not stripped:
-            continue
-        if _DASHES.match(stripped):
-            close_section()
-            domain = None
-            continue
-        if not ln.text[0].isspace() and _is_domain_header(ln.text):
-            close_section()
-            header, awaiting_summary, domain = Header.parse(ln.text), True, None
-            continue
-        if awaiting_summary:
-            assert header is not None
-            domain = _summary(header, ln)
-            domains.append(domain)
-            awaiting_summary = False
-            continue
+    def close_section(self) -> None:
+        if self.section is not None and self.domain is not None:
+            _apply(self.domain, self.section)
+        self.section = None
+
+    def start_domain(self, domain: LdmDomain) -> None:
+        self.domain = domain
+        self.domains.append(domain)
+
+    def elision(self, ln: Line) -> None:
+        """A `...` line: what the guide left out of the listing."""
+        if ln.text[0].isspace() and self.section is not None:
+            self.section.elided = True
+            return
+        self.close_section()
+        if self.domain is not None:
+            self.domain.complete = False
+
+    def excerpt_domain(self, ln: Line) -> LdmDomain:
+        """The domain of a listing that starts at one of its sections (`ldm list -l ldg1` as
+        the guides cut it): the one its command line names."""
+        if self.domain_name is None:
+            raise ParseError("an excerpt of `ldm list -l` without its `NAME STATE FLAGS` header: which domain "
+                             "it shows is not known; paste it with its command line (`ldm list -l DOMAIN`)",
+                             line=ln.number)
+        domain = LdmDomain(name=self.domain_name, line=ln.number, complete=False)
+        self.start_domain(domain)
+        return domain
+
+    def flush_left(self, ln: Line, stripped: str) -> None:
+        if self.awaiting_name:
+            self.awaiting_name = False
+            self.start_domain(LdmDomain(name=stripped.split()[0], line=ln.number, complete=False))
+            return
+        if _SECTION.match(stripped):
+            self.close_section()
+            if stripped == "DOMAIN" and (self.domain is None or self.domain.sections):
+                self.awaiting_name, self.domain = True, None
+                return
+            if self.domain is None:
+                self.excerpt_domain(ln)
+            self.section = _Section(stripped, ln.number)
+            return
+        domain = self.domain
+        if self.header is not None and domain is not None and self.section is None and not domain.sections:
+            self.start_domain(_summary(self.header, ln))  # another row of the short `ldm list`
+            return
+        if self.section is not None and not self.section.lines:  # a value printed flush left (1.x SOFTSTATE)
+            self.section.lines.append(Line(ln.number, "    " + stripped))
+            return
         if domain is None:
             raise ParseError("expected a 'NAME STATE FLAGS ...' domain header", line=ln.number)
-        if not ln.text[0].isspace():
-            if not _SECTION.match(stripped):
-                if section is not None and not section.lines:  # a value printed flush left (1.x SOFTSTATE)
-                    section.lines.append(Line(ln.number, "    " + stripped))
-                    continue
-                raise ParseError(f"unexpected line in domain {domain.name}: {stripped[:40]!r}", line=ln.number)
-            close_section()
-            section = _Section(stripped, ln.number)
-            continue
-        if section is None:
+        raise ParseError(f"unexpected line in domain {domain.name}: {stripped[:40]!r}", line=ln.number)
+
+    def line(self, ln: Line) -> None:
+        stripped = ln.text.strip()
+        if _DASHES.match(stripped):
+            self.close_section()
+            self.domain = None
+        elif _ELIDED.match(stripped):
+            self.elision(ln)
+        elif not ln.text[0].isspace() and _is_domain_header(ln.text):
+            self.close_section()
+            self.header, self.awaiting_summary, self.domain = Header.parse(ln.text), True, None
+        elif self.awaiting_summary:
+            assert self.header is not None
+            self.start_domain(_summary(self.header, ln))
+            self.awaiting_summary = False
+        elif self.awaiting_name:
+            self.flush_left(ln, stripped)
+        elif not ln.text[0].isspace():
+            self.flush_left(ln, stripped)
+        elif self.section is None:
             raise ParseError("indented line outside any section", line=ln.number)
-        section.lines.append(Line(ln.number, ln.text.expandtabs(8)))
-    close_section()
-    if awaiting_summary:
+        else:
+            self.section.lines.append(Line(ln.number, ln.text.expandtabs(8)))
+
+
+def parse(text: str, domain: str | None = None) -> LdmListing:
+    """A listing of `ldm list -l`, `ldm list-bindings`, `ldm list` (no sections) or
+    `ldm list-constraints`; `domain` is the one its command line names, if any."""
+    reader = _Reader(domain)
+    for ln in numbered(text):
+        if ln.text.strip():
+            reader.line(ln)
+    reader.close_section()
+    if reader.awaiting_summary:
         raise ParseError("domain header without a summary row (truncated?)")
+    domains = reader.domains
     if not domains:
         raise ParseError("no domain listing found")
-    return LdmListing(domains=domains, form="human")
+    for d in domains:
+        if not d.sections:
+            d.complete = False  # a short `ldm list` row, or a domain cut off after its row
+    return LdmListing(domains=domains, form="short" if not any(d.sections for d in domains) else "human")
+
+
+def _named_domain(output: RawOutput) -> str | None:
+    """The domain a single command line names (`ldm list -l ldg1`); None for several joined."""
+    from advisor.collect.command_line import identify_command
+
+    line = output.command or ""
+    command = identify_command(line) if line and "; " not in line else None
+    return command.argument if command is not None else None
+
+
+def parse_output(output: RawOutput) -> LdmListing:
+    return parse(output.text(), _named_domain(output))
+
+
+def parse_constraints(output: RawOutput) -> LdmListing:
+    """`ldm list-constraints`: `DOMAIN` and its name, then the sections of `ldm list -l`
+    (VCPU and CORE as a COUNT, MEMORY as a SIZE); only the sections shown are known."""
+    listing = parse(output.text(), _named_domain(output))
+    for d in listing.domains:
+        d.complete = False
+    listing.form = "constraints"
+    return listing

@@ -105,6 +105,8 @@ def parse(text: str) -> LdmListing:
         domain.sections.add(keyword)
         if keyword in ("CONTROL", "CONSTRAINT"):
             _merge(domain, keyword, rec)
+        elif domain.take_count(keyword, rec.values):
+            continue
         elif keyword in _lists(domain) and rec.values:
             _lists(domain)[keyword].append(rec)
             parent = rec
@@ -117,3 +119,13 @@ def _merge(domain: LdmDomain, keyword: str, rec: Record) -> None:
     target = domain.control if keyword == "CONTROL" else domain.constraint
     for key, value in rec.values.items():
         target[key] = Record({key: value}, rec.line)
+
+
+def parse_constraints(text: str) -> LdmListing:
+    """`ldm list-constraints -p`: the records of `ldm list -l -p` without the bindings
+    (`VCPU|count=`, `CORE|count=`, `MEMORY|size=`); only the sections shown are known."""
+    listing = parse(text)
+    for d in listing.domains:
+        d.complete = False
+    listing.form = "constraints"
+    return listing

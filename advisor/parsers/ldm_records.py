@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from advisor.parsers.text import parse_size
+
 # Human-form column headers -> parseable-form keys.
 COLUMN_KEYS = {
     "NAME": "name",
@@ -94,10 +96,40 @@ class LdmDomain:
     vds: list[Record] = field(default_factory=list)
     vdisks: list[Record] = field(default_factory=list)
     sections: set[str] = field(default_factory=set)
+    core_count: int | None = None  # CORE COUNT of `ldm list-constraints`
+    # False when sections may be missing (a short `ldm list` row, an excerpt
+    # elided with `...`): a section not shown is then not known to be empty
+    complete: bool = True
+    elided: set[str] = field(default_factory=set)  # sections with rows elided by `...`
+
+    def knows(self, *sections: str) -> bool:
+        """Whether the listing says all this domain has of a section (VSW, NETWORK, IO...)."""
+        shown = [s for s in sections if s in self.sections]
+        return (self.complete or bool(shown)) and not any(s in self.elided for s in shown)
+
+    def take_count(self, section: str, values: dict[str, str]) -> bool:
+        """`VCPU`/`CORE` COUNT and `MEMORY` SIZE lines of `ldm list-constraints`."""
+        if section in ("VCPU", "CORE") and set(values) == {"count"}:
+            count = _int(values["count"])
+            if section == "VCPU":
+                self.ncpu = count
+            else:
+                self.core_count = count
+            return True
+        if section == "MEMORY" and set(values) == {"size"}:
+            self.memory_bytes = parse_size(values["size"])
+            return True
+        return False
 
 
 @dataclass
 class LdmListing:
     domains: list[LdmDomain]
-    form: str  # "human" or "parseable"
+    form: str  # "human", "parseable", "short" (`ldm list`), "constraints" or "list-io"
     format_version: str | None = None
+    # sections this output says all of for every domain, listed or not (list-io: who owns what I/O)
+    covers: frozenset[str] = frozenset()
+
+
+def _int(text: str) -> int | None:
+    return int(text) if text.strip().isdigit() else None
