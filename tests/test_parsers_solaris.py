@@ -102,6 +102,16 @@ def test_show_phys_elided_rows_and_rings_form_refused() -> None:
         dladm.parse_show_phys(_real("dladm-show-phys-h/oracle-s11-2-netvirt-gmcac-net0.txt"))
 
 
+def test_show_phys_h_is_told_apart_by_command_and_content() -> None:
+    from advisor.collect.command_line import identify_command
+    from advisor.collect.identify import identify_text
+
+    assert identify_command("dladm show-phys -H net0").command_id == "dladm-show-phys-h"  # type: ignore[union-attr]
+    assert identify_command("dladm show-phys net0").command_id == "dladm-show-phys"  # type: ignore[union-attr]
+    assert identify_text(_real("dladm-show-phys-h/oracle-s11-4-netvirt-gmcac-net0-dollar-prompt.txt")) == "dladm-show-phys-h"
+    assert identify_text('LINK="e1000g0" PROPERTY="mtu" VALUE="1500"\n') == "dladm-show-linkprop"
+
+
 def test_show_phys_and_show_dev() -> None:
     phys = {p.link: p for p in dladm.parse_show_phys(read("dladm-show-phys/s11.txt"))}
     assert (phys["net0"].device, phys["net0"].speed_mbps, phys["net2"].state) == ("ixgbe0", 10000, "unknown")
