@@ -56,6 +56,62 @@ def test_linkprop_solaris_10_has_no_perm_column() -> None:
     assert props[("nxge0", "mtu")].value == "1500" and props[("nxge0", "mtu")].perm is None
 
 
+REAL = FIXTURES.parent / "tests" / "real"
+
+
+def _real(rel: str) -> str:
+    """A published sample's output, less its header and prompt line."""
+    body = (REAL / rel).read_text().split("\n---\n", 1)[1]
+    return "\n".join(ln for ln in body.splitlines() if not ln.startswith(("#", "$", "root@")))
+
+
+def test_linkprop_solaris_10_question_mark_and_possible_on_its_own_line() -> None:
+    props = {(p.link, p.name): p for p in dladm.parse_show_linkprop(
+        _real("dladm-show-linkprop/built-s10-no-perm-question-wrapped-possible.txt"))}
+    assert props[("e1000g1", "mtu")].value is None and props[("e1000g1", "mtu")].default == "1500"
+    assert props[("ath0", "speed")].possible == "1,2,5.5,6,9,11,12,18,24,36,48,54"
+    assert props[("e1000g0", "speed")].possible is None  # `-- ` with the header's trailing blank
+    assert props[("ath0", "powermode")].line == 11
+
+
+def test_linkprop_solaris_10_c_pairs_and_illumos_wrapped_mtu() -> None:
+    pairs = dladm.parse_show_linkprop(_real("dladm-show-linkprop/built-s10-c-quoted-pairs.txt"), "dladm show-linkprop -c")
+    assert [(p.name, p.value, p.default, p.possible) for p in pairs] == [
+        ("mtu", "9000", "1500", "1500-16298"), ("speed", "1000", None, None)]
+    mtu = dladm.parse_show_linkprop(_real("dladm-show-linkprop/built-illumos-mtu-possible-wrapped.txt"))
+    assert [(p.link, p.possible) for p in mtu] == [("e1000g0", "1500-16298"), ("vioif0", "576-9500")]
+
+
+def test_linkprop_zone_links_and_elided_rows() -> None:
+    props = dladm.parse_show_linkprop(_real("dladm-show-linkprop/built-s11-4-zone-links-overflow-elided.txt"))
+    assert [(p.link, p.value, p.possible) for p in props] == [
+        ("net0", "9000", "576-9216"), ("zone1/vnic1", "1500", "576-9000"), ("zone2/vnic2", "9000", "576-9000")]
+    rings = dladm.parse_show_linkprop(_real("dladm-show-linkprop/oracle-s11-2-netvirt-gmcac-net4-elided.txt"))
+    assert len(rings) == 6 and rings[0].possible == "sw,hw,<1-7>"
+
+
+def test_linkprop_a_wrapped_value_is_still_refused() -> None:
+    with pytest.raises(ParseError):
+        dladm.parse_show_linkprop("LINK PROPERTY PERM VALUE DEFAULT POSSIBLE\nnet0 protection rw\nmac-nospoof, -- x\n")
+
+
+def test_show_phys_elided_rows_and_rings_form_refused() -> None:
+    phys = dladm.parse_show_phys(_real("dladm-show-phys/built-s11-2-netcomp-geyru-elided.txt"))
+    assert [p.device for p in phys] == ["e1000g0", "bge0"]
+    with pytest.raises(ParseError, match="show-phys -H"):
+        dladm.parse_show_phys(_real("dladm-show-phys-h/oracle-s11-2-netvirt-gmcac-net0.txt"))
+
+
+def test_show_phys_h_is_told_apart_by_command_and_content() -> None:
+    from advisor.collect.command_line import identify_command
+    from advisor.collect.identify import identify_text
+
+    assert identify_command("dladm show-phys -H net0").command_id == "dladm-show-phys-h"  # type: ignore[union-attr]
+    assert identify_command("dladm show-phys net0").command_id == "dladm-show-phys"  # type: ignore[union-attr]
+    assert identify_text(_real("dladm-show-phys-h/oracle-s11-4-netvirt-gmcac-net0-dollar-prompt.txt")) == "dladm-show-phys-h"
+    assert identify_text('LINK="e1000g0" PROPERTY="mtu" VALUE="1500"\n') == "dladm-show-linkprop"
+
+
 def test_show_phys_and_show_dev() -> None:
     phys = {p.link: p for p in dladm.parse_show_phys(read("dladm-show-phys/s11.txt"))}
     assert (phys["net0"].device, phys["net0"].speed_mbps, phys["net2"].state) == ("ixgbe0", 10000, "unknown")

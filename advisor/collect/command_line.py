@@ -109,8 +109,10 @@ def _dladm(args: list[str]) -> tuple[str | None, bool]:
     if sub != "show-linkprop" and {"-p", "-o"} & _flags(rest):
         return None, False  # parseable or chosen fields: only show-linkprop's -c -o form is read
     narrowed = bool(_plain([a for a in rest if a not in _option_values(rest)])) or "-p" in _flags(rest)
+    if sub == "show-phys" and "-H" in _flags(rest):
+        sub = "show-phys -H"  # the rings and groups of each link, not its speed
     ids = {"show-phys": "dladm-show-phys", "show-link": "dladm-show-link", "show-dev": "dladm-show-dev",
-           "show-linkprop": "dladm-show-linkprop"}
+           "show-linkprop": "dladm-show-linkprop", "show-phys -H": "dladm-show-phys-h"}
     return ids.get(sub), narrowed
 
 

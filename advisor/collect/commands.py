@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "dladm-show-link": "dladm show-link",
     "dladm-show-dev": "dladm show-dev",  # Solaris 10: what show-phys is on 11
     "dladm-show-linkprop": "dladm show-linkprop",
+    "dladm-show-phys-h": "dladm show-phys -H",  # rings and groups: known, not yet read by any rule
     "kstat-p": "kstat -p",
     "etc-system": "cat /etc/system",
     "ndd-tcp": "ndd -get /dev/tcp tcp_recv_hiwat tcp_xmit_hiwat tcp_max_buf",

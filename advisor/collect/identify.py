@@ -53,6 +53,9 @@ _RULES: list[tuple[str, LazyPattern]] = [
     ("dladm-show-phys", LazyPattern(r"^LINK\s+MEDIA\s+STATE\s+SPEED", re.M)),
     ("dladm-show-dev", LazyPattern(r"^\S+\s+link:\s*\S+\s+speed:\s*\d+\s*Mbps", re.M)),
     ("dladm-show-linkprop", LazyPattern(r"^LINK\s+PROPERTY\s+(?:PERM\s+)?VALUE", re.M)),
+    ("dladm-show-linkprop", LazyPattern(r'^[ \t]*LINK="[^"\n]*"[ \t]+PROPERTY="', re.M)),  # Solaris 10 -c
+    ("dladm-show-phys-h", LazyPattern(r"^[ \t]*LINK[ \t]+(?:RINGTYPE[ \t]+RINGS|GROUP[ \t]+TYPE[ \t]+NUM-RINGS)[ \t]+CLIENTS",
+                                     re.M)),
     ("ipadm-show-prop-tcp", LazyPattern(r"^PROTO\s+PROPERTY\s+PERM\s+CURRENT", re.M)),
     ("ndd-tcp", LazyPattern(r"\A\s*tcp_\w+\s*(?:=\s*)?\d+\s*$", re.M)),
     ("etc-system", LazyPattern(r"^[ \t]*set\s+(?:\w+:)?\w+\s*=", re.M)),

@@ -158,7 +158,7 @@ def _all_plans(files: list[Path]) -> bool:
 
 
 # Forms of one command: a file named for one may hold another (ldm-list-l.txt from `ldm list -l -p`).
-_FORMS = [{"ldm-list-l", "ldm-list-l-p"}, {"dladm-show-phys", "dladm-show-dev"}]  # lanscan: its parser reads every form
+_FORMS = [{"ldm-list-l", "ldm-list-l-p"}, {"dladm-show-phys", "dladm-show-dev", "dladm-show-phys-h"}]  # lanscan: its parser reads every form
 
 
 def _form(named: str | None, path: Path) -> str | None:

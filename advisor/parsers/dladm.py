@@ -1,10 +1,16 @@
 """`dladm show-phys` (and Solaris 10 `dladm show-dev`) and `dladm show-linkprop`.
 
 show-linkprop comes as a table (LINK PROPERTY PERM VALUE [EFFECTIVE] DEFAULT
-POSSIBLE; EFFECTIVE since 11.1) or as `-c -o field,...` parseable lines split on
-unescaped `:` with `\\:` and `\\\\` escapes. Solaris 11.0 prints separate
-`*-effective` properties; 11.4 renames properties (`rx-fanout`, ...): both are
-kept as printed and resolved by the facts layer.
+POSSIBLE; EFFECTIVE since 11.1, no PERM on Solaris 10) or as `-c -o field,...`
+parseable lines split on unescaped `:` with `\\:` and `\\\\` escapes (Solaris 10's
+`-c` prints `LINK="..." PROPERTY="..."` pairs instead). Solaris 11.0 prints
+separate `*-effective` properties; 11.4 renames properties (`rx-fanout`, ...):
+both are kept as printed and resolved by the facts layer.
+
+Guides and mails print these tables with rows left out (`...` lines), a long
+POSSIBLE list carried onto a line of its own, and zone links (`zone1/net0`)
+wider than the LINK column that push the later cells right: cells are split on
+white space, never by column position.
 """
 
 from __future__ import annotations
@@ -13,7 +19,7 @@ import re
 from dataclasses import dataclass
 
 from advisor.errors import ParseError
-from advisor.parsers.text import Header, numbered, parse_int
+from advisor.parsers.text import Header, Line, numbered, parse_int
 
 
 @dataclass
@@ -30,10 +36,22 @@ class PhysLink:
 _SHOW_DEV = re.compile(r"^(\S+)\s+link:\s*(\S+)\s+speed:\s*(\d+)\s*Mbps\s+duplex:\s*(\S+)")
 
 
+_ELISION = re.compile(r"^\s*(?:\.{3,}|\u2026)\s*$")  # `...` where a guide leaves rows out
+_RINGS = re.compile(r"^\s*LINK\s+(?:RINGTYPE|GROUP)\s")  # show-phys -H (11: RINGTYPE; OpenSolaris: GROUP)
+
+
+def _rows(text: str) -> list[Line]:
+    """The non-blank lines, less the `...` lines that stand for rows left out."""
+    return [ln for ln in numbered(text) if ln.text.strip() and not _ELISION.match(ln.text)]
+
+
 def parse_show_phys(text: str) -> list[PhysLink]:
-    lines = [ln for ln in numbered(text) if ln.text.strip()]
+    lines = _rows(text)
     if not lines:
         raise ParseError("empty output")
+    if _RINGS.match(lines[0].text):
+        raise ParseError("looks like `dladm show-phys -H` (the rings of each link), not the links' speeds: "
+                         "run dladm show-phys", line=lines[0].number)
     if _SHOW_DEV.match(lines[0].text):
         out = []
         for ln in lines:
@@ -104,26 +122,50 @@ def _c_fields(command: str | None, count: int) -> tuple[str, ...]:
     return _DEFAULT_C_FIELDS
 
 
-def parse_show_linkprop(text: str, command: str | None = None) -> list[LinkProp]:
-    lines = [ln for ln in numbered(text) if ln.text.strip()]
-    if not lines:
-        raise ParseError("empty output")
-    first = lines[0].text.split()
-    if first[:2] == ["LINK", "PROPERTY"]:
-        header = Header.parse(lines[0].text)
-        unknown = set(header.names) - set(_TABLE_FIELDS)
-        if unknown:
-            raise ParseError(f"unknown column(s) {sorted(unknown)}", line=lines[0].number)
-        out = []
-        for ln in lines[1:]:
-            parts = ln.text.split()
-            if len(parts) < len(header.names) - 1:  # POSSIBLE may be blank on some rows
-                raise ParseError(f"expected {len(header.names)} columns", line=ln.number)
-            cells = dict(zip(header.names, ln.text.split(None, len(header.names) - 1)))
-            out.append(LinkProp(cells["LINK"], cells["PROPERTY"], _none(cells.get("PERM")), _none(cells.get("VALUE")),
-                                _none(cells.get("EFFECTIVE")), _none(cells.get("DEFAULT")),
-                                _none(cells.get("POSSIBLE")), ln.number))
-        return out
+def _prop(cells: dict[str, str], line: int) -> LinkProp:
+    """A row from its cells, keyed by lower-case field name."""
+    return LinkProp(cells["link"], cells["property"], _none(cells.get("perm")), _none(cells.get("value")),
+                    _none(cells.get("effective")), _none(cells.get("default")), _none(cells.get("possible")), line)
+
+
+def _table(lines: list[Line]) -> list[LinkProp]:
+    header = Header.parse(lines[0].text)
+    unknown = set(header.names) - set(_TABLE_FIELDS)
+    if unknown:
+        raise ParseError(f"unknown column(s) {sorted(unknown)}", line=lines[0].number)
+    names = [n.lower() for n in header.names]
+    out: list[LinkProp] = []
+    open_possible = False  # the last row's POSSIBLE may go on, on a line of its own
+    for ln in lines[1:]:
+        parts = ln.text.split()
+        if len(parts) == 1 and open_possible and out:
+            out[-1].possible = (out[-1].possible or "") + parts[0]
+            open_possible = parts[0].endswith(",")
+            continue
+        if len(parts) < len(names) - 1:  # POSSIBLE may be blank on some rows
+            raise ParseError(f"expected {len(names)} columns", line=ln.number)
+        cells = dict(zip(names, ln.text.strip().split(None, len(names) - 1)))
+        out.append(_prop(cells, ln.number))
+        possible = cells.get("possible", "")
+        open_possible = names[-1] == "possible" and (not possible or possible.endswith(","))
+    return out
+
+
+_PAIR = re.compile(r'([A-Za-z]+)="([^"]*)"')
+
+
+def _pairs(lines: list[Line]) -> list[LinkProp]:
+    """Solaris 10's `show-linkprop -c`: `LINK="e1000g0" PROPERTY="mtu" VALUE="1500" ...`."""
+    out = []
+    for ln in lines:
+        cells = {k.lower(): v for k, v in _PAIR.findall(ln.text)}
+        if "link" not in cells or "property" not in cells:
+            raise ParseError('expected LINK="..." PROPERTY="..." pairs', line=ln.number)
+        out.append(_prop(cells, ln.number))
+    return out
+
+
+def _parseable(lines: list[Line], command: str | None) -> list[LinkProp]:
     out = []
     names: tuple[str, ...] | None = None
     for ln in lines:
@@ -134,8 +176,17 @@ def parse_show_linkprop(text: str, command: str | None = None) -> list[LinkProp]
                 raise ParseError("parseable show-linkprop needs the link and property fields", line=ln.number)
         if len(parts) != len(names):
             raise ParseError(f"expected {len(names)} ':'-separated fields, found {len(parts)}", line=ln.number)
-        cells = dict(zip(names, parts))
-        out.append(LinkProp(cells["link"], cells["property"], _none(cells.get("perm")), _none(cells.get("value")),
-                            _none(cells.get("effective")), _none(cells.get("default")),
-                            _none(cells.get("possible")), ln.number))
+        out.append(_prop(dict(zip(names, parts)), ln.number))
     return out
+
+
+def parse_show_linkprop(text: str, command: str | None = None) -> list[LinkProp]:
+    lines = _rows(text)
+    if not lines:
+        raise ParseError("empty output")
+    first = lines[0].text.split()
+    if first[:2] == ["LINK", "PROPERTY"]:
+        return _table(lines)
+    if lines[0].text.lstrip().startswith('LINK="'):
+        return _pairs(lines)
+    return _parseable(lines, command)
