@@ -246,3 +246,40 @@ def test_a_mutated_pasted_session_never_raises(tmp_path_factory, data) -> None:
     path.write_text("\n".join(lines))
     report = review(path)
     assert report.hosts and all(isinstance(e, str) for h in report.hosts for e in h.errors)
+
+
+@pytest.mark.parametrize("text", [
+    "cpu_info:0:cpu_info0:cpu_fru\thc:///component=\ncpu_info:0:cpu_info0:cpu_type\tsparcv9\n"
+    "cpu_info:1:cpu_info1:cpu_fru\thc:///component=\ncpu_info:1:cpu_info1:cpu_type\tsparcv9\n",
+    "primary# ldm set-vsw mtu=9000 primary-vsw0\nprimary# ldm set-vnet mtu=9000 vnet0 ldg1\n",
+    "net.ipv4.tcp_rmem = 4096 87380 6291456\nnet.ipv4.ip_local_reserved_ports =\nnet.core.somaxconn = 128\n",
+    "DOMAIN|name=ldg1|state=inactive|flags=|cons=|ncpu=|mem=|util=|uptime=\n|pid=8|free=100|pm=\n",
+    "======== ====== ============ =========== ========= ==========\nlan900 UP 0x001A4B06E90C hp_apa 1500\n",
+    "timeout=20 retries=3D\nfoo=C0FFEE\n",
+])
+def test_text_with_equals_signs_is_not_taken_for_quoted_printable(text: str) -> None:
+    from advisor.collect.cleanup import clean
+
+    assert [ln.text for ln in clean(text)] == [t.rstrip() for t in text.rstrip("\n").split("\n")]
+
+
+def test_a_quoted_printable_mail_body_is_decoded_and_keeps_its_line_numbers() -> None:
+    from advisor.collect.cleanup import clean
+
+    body = ("Name                                ID  VCPU   CPU State Time(s) Affinity (=\nHard / Soft)\n"
+            "Domain-0                             0     2    5   r--     28.7     5 / al=\nl\n"
+            "xen_commandline        : console=3Dcom1 dom0_vcpus_pin\n")
+    assert [(ln.number, ln.text) for ln in clean(body)] == [
+        (1, "Name                                ID  VCPU   CPU State Time(s) Affinity (Hard / Soft)"),
+        (3, "Domain-0                             0     2    5   r--     28.7     5 / all"),
+        (5, "xen_commandline        : console=com1 dom0_vcpus_pin")]
+
+
+def test_a_declared_quoted_printable_part_is_decoded_up_to_its_boundary() -> None:
+    from advisor.collect.cleanup import clean
+
+    mail = ("Subject: xl info\nContent-Transfer-Encoding: quoted-printable\n\nxen_commandline : dom0_mem=3D4096M =\n"
+            "dom0_vcpus_pin\n--000000000000b94d3a060a0f85ba\nContent-Transfer-Encoding: base64\n\nPGRpdiBk=3D\n")
+    texts = [ln.text for ln in clean(mail)]
+    assert "xen_commandline : dom0_mem=4096M dom0_vcpus_pin" in texts
+    assert "PGRpdiBk=3D" in texts  # after the boundary: another part, left as it is
