@@ -283,3 +283,42 @@ def test_a_declared_quoted_printable_part_is_decoded_up_to_its_boundary() -> Non
     texts = [ln.text for ln in clean(mail)]
     assert "xen_commandline : dom0_mem=4096M dom0_vcpus_pin" in texts
     assert "PGRpdiBk=3D" in texts  # after the boundary: another part, left as it is
+
+
+def _ethtool_mail() -> str:
+    sample = Path(__file__).parent / "real/ethtool-k/netdev-2019-tg3-gentoo-qp-ethtool-a-g-c-k-l-bare-commands.txt"
+    return sample.read_text(encoding="utf-8").partition("\n---\n")[2]
+
+
+@pytest.mark.parametrize("form", ["bare", "prompted-tab-indented"])
+def test_ethtool_queries_separated_only_by_their_command_lines(tmp_path: Path, form: str) -> None:
+    """-c and -k are read for their interface; -a, -g and -l are recognised and
+    set aside as read by no rule yet; other queries (plain, -n, -t, -T,
+    --show-eee) end the output before them and are skipped."""
+    from advisor.collect.offline import Loader
+
+    text = _ethtool_mail()
+    if form != "bare":
+        text = "".join(f"\t# {ln}\n" if ln.startswith("ethtool") else f"\t{ln}\n" for ln in text.split("\n"))
+    pasted = tmp_path / "mail.txt"
+    pasted.write_text(text, encoding="utf-8")
+    with Loader() as loader:
+        [capture] = loader.load(pasted)
+        texts = {cid: out.text() for cid, out in capture.outputs.items()}
+    assert set(texts) == {f"ethtool-{f}@eth0" for f in "agckl"}
+    assert texts["ethtool-c@eth0"].startswith("Coalesce parameters for eth0:")
+    assert texts["ethtool-k@eth0"].rstrip().endswith("tls-hw-record: off [fixed]")
+    assert texts["ethtool-g@eth0"].rstrip().endswith("TX:\t\t511")
+    report = review(pasted)
+    host = report.hosts[0]
+    assert host.errors == [] and host.detected.inputs == ["ethtool-c@eth0", "ethtool-k@eth0"]
+    assert [u.split("`")[1] for u in host.unused] == ["ethtool -a eth0", "ethtool -g eth0", "ethtool -l eth0"]
+    skipped = " ".join(host.skipped)
+    assert all(f"`ethtool {q}eth0`" in skipped for q in ("", "-n ", "-t ", "-T ", "--show-eee "))
+
+
+@pytest.mark.parametrize("line, cid", [("ethtool -a eth0", "ethtool-a@eth0"), ("ethtool --show-ring em1", "ethtool-g@em1"),
+                                       ("sudo ethtool -l enp6s0f1", "ethtool-l@enp6s0f1")])
+def test_ethtool_pause_ring_and_channels_are_recognised(line: str, cid: str) -> None:
+    found = identify_command(line)
+    assert found is not None and found.command_id == cid

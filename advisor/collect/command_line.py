@@ -28,7 +28,9 @@ class Command:
 
 
 _ETHTOOL = {"-k": "k", "--show-features": "k", "--show-offload": "k", "-c": "c", "--show-coalesce": "c",
-            "-i": "i", "--driver": "i"}
+            "-i": "i", "--driver": "i",
+            # recognised, read by no rule yet: pause, ring sizes, channels (set aside as unused)
+            "-a": "a", "--show-pause": "a", "-g": "g", "--show-ring": "g", "-l": "l", "--show-channels": "l"}
 
 def _stages(line: str) -> list[list[str]]:
     lexer = shlex.shlex(line, posix=True, punctuation_chars="|;&<>")
