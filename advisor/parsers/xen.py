@@ -5,8 +5,9 @@ xm prints `CPU Affinity` with `any cpu` (older xm: `VCPUs`). An offline vCPU
 shows CPU `-` and state `--p` (xl) or `---`. Names longer than the column
 push the rest right, so rows are read from a pattern, not from positions.
 
-Real listings also carry: a header wrapped by a mail client before
-`Affinity`, `CPU Affinity` or `(Hard / Soft)`, and rows wrapped before their
+Real listings also carry: a header cut onto a second line anywhere in its
+affinity title (by a mail client before `Affinity` or `(Hard / Soft)`, by a
+narrow terminal mid-word), and rows wrapped before their
 affinity or after xl's `hard /`; Xen console lines `(XEN) ...`
 interleaved on a serial console; xl 4.1's `option `j' not supported.` before
 an unfiltered listing. A listing that stops on a `libxl:` error is incomplete
@@ -47,18 +48,22 @@ class VCpu:
 
 _CONSOLE = re.compile(r"^\(XEN\)\s")  # the hypervisor's console, shown on dom0's serial console
 _BAD_OPTION = re.compile(r"^option [`'].+' not supported\.?$")  # xl 4.1 warned, then listed anyway
-_HEADER_TAIL = re.compile(r"^(?:(?:CPU\s+)?Affinity(?:\s+\(Hard\s*/\s*Soft\))?|\(Hard\s*/\s*Soft\))$")
+# The whole header with its blanks taken out: a header cut anywhere (a narrow terminal,
+# a mail client, a quoted-printable soft break) is known when its two lines make it.
+_WHOLE_HEADER = re.compile(r"NameIDVCPUs?CPUStateTime\(s\)(?:CPU)?Affinity(?:\(Hard/Soft\))?")
+
+
+def _squashed(text: str) -> str:
+    return "".join(text.split())
 
 
 def _vcpu_header(lines: list) -> tuple[str, int]:
-    """The header text (a wrapped tail joined back) and how many lines it took."""
-    text = lines[0].text.strip()
+    """The header text without blanks (a wrapped tail joined back) and how many lines it took."""
+    text = _squashed(lines[0].text)
     used = 1
-    if len(lines) > 1 and _HEADER_TAIL.match(tail := lines[1].text.strip()):
-        if ("Affinity" not in text and not tail.startswith("(")) or (text.endswith("Affinity") and tail.startswith("(")):
-            text, used = f"{text} {tail}", 2  # `Time(s)` + `[CPU ]Affinity ...`, or `... Affinity` + `(Hard / Soft)`
-    header = text.split()
-    if header[:2] != ["Name", "ID"] or not any(h.startswith("VCPU") for h in header) or "Affinity" not in text:
+    if len(lines) > 1 and (tail := _squashed(lines[1].text)) and _WHOLE_HEADER.fullmatch(text + tail):
+        text, used = text + tail, 2  # `Time(s)` + `Affinity (Hard / Soft)`, `Affinity (Ha` + `rd / Soft)` ...
+    if not text.startswith("NameID") or "VCPU" not in text or "Affinity" not in text:
         raise ParseError("expected a 'Name ID VCPU CPU State Time(s) ... Affinity' header", line=lines[0].number)
     return text, used
 
