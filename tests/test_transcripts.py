@@ -322,3 +322,30 @@ def test_ethtool_queries_separated_only_by_their_command_lines(tmp_path: Path, f
 def test_ethtool_pause_ring_and_channels_are_recognised(line: str, cid: str) -> None:
     found = identify_command(line)
     assert found is not None and found.command_id == cid
+
+
+def test_xl_info_of_one_field_and_a_grep_keeping_a_few_lines_are_read_together(tmp_path: Path) -> None:
+    """`xl info NAME` prints NAME's bare value (tools/xl/xl_info.c, maybe_printf); a grep keeps a
+    few `key : value` lines: what they show is read, as one partial xl info."""
+    from advisor.collect.offline import Loader
+    from advisor.parsers.xen import parse_info
+
+    pasted = tmp_path / "dom0.txt"
+    pasted.write_text("[root@dom0 ~]# xl info nr_cpus\n8\n[root@dom0 ~]# xl info | egrep 'xen_version|commandline'\n"
+                      "xen_version            : 4.14.0\nxen_commandline        : placeholder dom0_vcpus_pin\n")
+    with Loader() as loader:
+        [capture] = loader.load(pasted)
+        out = capture.outputs["xl-info"]
+        info = parse_info(out.text())
+    assert out.filtered is not None
+    assert (info.int("nr_cpus"), info.get("xen_version")) == (8, "4.14.0")
+    assert capture.origins[out.file].lines[:1] == [2]  # the value's line in the pasted file
+    report = review(pasted)
+    assert report.hosts[0].errors == [] and report.hosts[0].detected.domain_roles == ["xen dom0 (Xen 4.14.0, xl)"]
+
+
+def test_xl_info_of_a_name_that_starts_several_fields_is_refused_in_one_line(tmp_path: Path) -> None:
+    pasted = tmp_path / "dom0.txt"
+    pasted.write_text("[root@dom0 ~]# xl info cc_compile\ngcc (GCC) 10.2.1\nuser\n[unknown]\nWed Dec 16 2020\n")
+    [error] = review(pasted).hosts[0].errors
+    assert "looks like `xl info NAME`" in error and "run xl info" in error

@@ -147,7 +147,28 @@ _WRAPS_UNINDENTED = {"hw_caps": re.compile(r"^[0-9a-f]{8}(?::[0-9a-f]{8})*$"),
                      "xen_changeset": re.compile(r"^[\w.:+ -]+$")}
 
 
+# The fields xl and xm info print (tools/xl/xl_info.c; xend's own: system, sockets_per_node, xen_params, node_to_*).
+_INFO_KEYS = frozenset(
+    "host release version machine nr_cpus max_cpu_id nr_nodes cores_per_socket threads_per_core cpu_mhz hw_caps "
+    "virt_caps total_memory free_memory sharing_freed_memory sharing_used_memory outstanding_claims free_cpus "
+    "xen_major xen_minor xen_extra xen_version xen_caps xen_scheduler xen_pagesize platform_params xen_changeset "
+    "xen_commandline cc_compiler cc_compile_by cc_compile_domain cc_compile_date build_id xend_config_format "
+    "system sockets_per_node xen_params max_node_id node_to_cpu node_to_memory node_to_dma32_mem".split())
+_HAS_FIELD = re.compile(r"^[ \t]*[a-z_][a-z0-9_]*[ \t]*:(?:[ \t]|$)", re.M)  # not a bare `bfebfbff:...`
+
+
 def parse_info(text: str) -> XenInfo:
+    """`key : value` lines: all of them, those a grep kept, or one `xl info NAME`
+    printed (its bare value named in the pasted layer)."""
+    if text.strip() and not _HAS_FIELD.search(text):
+        raise ParseError("looks like `xl info NAME` for several fields: bare values without their names; run xl info")
+    info = _info_lines(text)
+    if not info.values.keys() & _INFO_KEYS:  # one is left by any elision or grep
+        raise ParseError("no field of xm/xl info (nr_cpus, xen_version, ...): not xm/xl info output")
+    return info
+
+
+def _info_lines(text: str) -> XenInfo:
     """`key : value` lines; a long value may continue on the next line, indented
     past the keys (xm's man page), or unindented when a mail client wrapped it."""
     values: dict[str, tuple[str, int]] = {}
@@ -169,8 +190,6 @@ def parse_info(text: str) -> XenInfo:
             values[last] = (f"{value} {s}".strip(), number)
         else:
             raise ParseError(f"not a 'key : value' line: {s[:40]!r}", line=ln.number)
-    if not {"nr_cpus", "xen_major", "xen_caps", "xend_config_format"} & values.keys():  # one is left by any elision
-        raise ParseError("no nr_cpus, xen_major, xen_caps or xend_config_format: not xm/xl info output")
     return XenInfo(values)
 
 
