@@ -85,7 +85,7 @@ def review_with_facts(capture: Capture, engine: Engine) -> tuple[HostReport, Hos
         detected=_detected(built.facts), score=scoring.score(results),
         status=_status(errors, accepted.findings, results),
         counts=scoring.counts(results), results=results, findings=accepted.findings, errors=errors,
-        not_collected=not_collected, unused=[origins.locate_evidence(u, capture.origins) for u in built.unused],
+        not_collected=not_collected, unused=[origins.locate(u, capture.origins) for u in built.unused],
         skipped=capture.skipped,
         incomplete=[m.command or m.command_id for m in capture.missing.values() if m.unfinished],
         waived=accepted.waived, expired_waivers=accepted.expired, collected_at=capture.collected_at,

@@ -110,6 +110,20 @@ def test_vcpu_list_header_wrapped_by_a_mail_client() -> None:
     assert err.value.line == 1
 
 
+@pytest.mark.parametrize("cut", [66, 67, 75, 76, 78, 80, 83, 85])
+def test_vcpu_list_header_cut_anywhere_in_its_affinity_title(cut: int) -> None:
+    """A narrow terminal cuts the 87-character xl header mid-word (`(Ha` / `rd / Soft)`)."""
+    header = "Name                                ID  VCPU   CPU State   Time(s) Affinity (Hard / Soft)"
+    rows = "vm1                                  1     0    3   -b-       2.0  3 / all\n"
+    [v] = xen.parse_vcpu_list(f"{header[:cut]}\n{header[cut:]}\n{rows}")
+    assert (v.domain, v.hard, v.soft) == ("vm1", "3", "all")
+
+
+def test_vcpu_list_a_second_line_that_does_not_complete_the_header_is_a_row() -> None:
+    with pytest.raises(ParseError, match="not a vcpu-list row"):
+        xen.parse_vcpu_list("Name ID VCPU CPU State Time(s) Affinity (Hard / Soft)\n(Hard / Soft)\n")
+
+
 def test_vcpu_list_console_lines_bad_option_and_libxl_errors() -> None:
     head = "Name  ID  VCPU   CPU State   Time(s) Affinity (Hard / Soft)\n"
     rows = xen.parse_vcpu_list(head + "(XEN) livepatch: do_domctl was called\n"

@@ -246,3 +246,106 @@ def test_a_mutated_pasted_session_never_raises(tmp_path_factory, data) -> None:
     path.write_text("\n".join(lines))
     report = review(path)
     assert report.hosts and all(isinstance(e, str) for h in report.hosts for e in h.errors)
+
+
+@pytest.mark.parametrize("text", [
+    "cpu_info:0:cpu_info0:cpu_fru\thc:///component=\ncpu_info:0:cpu_info0:cpu_type\tsparcv9\n"
+    "cpu_info:1:cpu_info1:cpu_fru\thc:///component=\ncpu_info:1:cpu_info1:cpu_type\tsparcv9\n",
+    "primary# ldm set-vsw mtu=9000 primary-vsw0\nprimary# ldm set-vnet mtu=9000 vnet0 ldg1\n",
+    "net.ipv4.tcp_rmem = 4096 87380 6291456\nnet.ipv4.ip_local_reserved_ports =\nnet.core.somaxconn = 128\n",
+    "DOMAIN|name=ldg1|state=inactive|flags=|cons=|ncpu=|mem=|util=|uptime=\n|pid=8|free=100|pm=\n",
+    "======== ====== ============ =========== ========= ==========\nlan900 UP 0x001A4B06E90C hp_apa 1500\n",
+    "timeout=20 retries=3D\nfoo=C0FFEE\n",
+])
+def test_text_with_equals_signs_is_not_taken_for_quoted_printable(text: str) -> None:
+    from advisor.collect.cleanup import clean
+
+    assert [ln.text for ln in clean(text)] == [t.rstrip() for t in text.rstrip("\n").split("\n")]
+
+
+def test_a_quoted_printable_mail_body_is_decoded_and_keeps_its_line_numbers() -> None:
+    from advisor.collect.cleanup import clean
+
+    body = ("Name                                ID  VCPU   CPU State Time(s) Affinity (=\nHard / Soft)\n"
+            "Domain-0                             0     2    5   r--     28.7     5 / al=\nl\n"
+            "xen_commandline        : console=3Dcom1 dom0_vcpus_pin\n")
+    assert [(ln.number, ln.text) for ln in clean(body)] == [
+        (1, "Name                                ID  VCPU   CPU State Time(s) Affinity (Hard / Soft)"),
+        (3, "Domain-0                             0     2    5   r--     28.7     5 / all"),
+        (5, "xen_commandline        : console=com1 dom0_vcpus_pin")]
+
+
+def test_a_declared_quoted_printable_part_is_decoded_up_to_its_boundary() -> None:
+    from advisor.collect.cleanup import clean
+
+    mail = ("Subject: xl info\nContent-Transfer-Encoding: quoted-printable\n\nxen_commandline : dom0_mem=3D4096M =\n"
+            "dom0_vcpus_pin\n--000000000000b94d3a060a0f85ba\nContent-Transfer-Encoding: base64\n\nPGRpdiBk=3D\n")
+    texts = [ln.text for ln in clean(mail)]
+    assert "xen_commandline : dom0_mem=4096M dom0_vcpus_pin" in texts
+    assert "PGRpdiBk=3D" in texts  # after the boundary: another part, left as it is
+
+
+def _ethtool_mail() -> str:
+    sample = Path(__file__).parent / "real/ethtool-k/netdev-2019-tg3-gentoo-qp-ethtool-a-g-c-k-l-bare-commands.txt"
+    return sample.read_text(encoding="utf-8").partition("\n---\n")[2]
+
+
+@pytest.mark.parametrize("form", ["bare", "prompted-tab-indented"])
+def test_ethtool_queries_separated_only_by_their_command_lines(tmp_path: Path, form: str) -> None:
+    """-c and -k are read for their interface; -a, -g and -l are recognised and
+    set aside as read by no rule yet; other queries (plain, -n, -t, -T,
+    --show-eee) end the output before them and are skipped."""
+    from advisor.collect.offline import Loader
+
+    text = _ethtool_mail()
+    if form != "bare":
+        text = "".join(f"\t# {ln}\n" if ln.startswith("ethtool") else f"\t{ln}\n" for ln in text.split("\n"))
+    pasted = tmp_path / "mail.txt"
+    pasted.write_text(text, encoding="utf-8")
+    with Loader() as loader:
+        [capture] = loader.load(pasted)
+        texts = {cid: out.text() for cid, out in capture.outputs.items()}
+    assert set(texts) == {f"ethtool-{f}@eth0" for f in "agckl"}
+    assert texts["ethtool-c@eth0"].startswith("Coalesce parameters for eth0:")
+    assert texts["ethtool-k@eth0"].rstrip().endswith("tls-hw-record: off [fixed]")
+    assert texts["ethtool-g@eth0"].rstrip().endswith("TX:\t\t511")
+    report = review(pasted)
+    host = report.hosts[0]
+    assert host.errors == [] and host.detected.inputs == ["ethtool-c@eth0", "ethtool-k@eth0"]
+    assert [u.split("`")[1] for u in host.unused] == ["ethtool -a eth0", "ethtool -g eth0", "ethtool -l eth0"]
+    skipped = " ".join(host.skipped)
+    assert all(f"`ethtool {q}eth0`" in skipped for q in ("", "-n ", "-t ", "-T ", "--show-eee "))
+
+
+@pytest.mark.parametrize("line, cid", [("ethtool -a eth0", "ethtool-a@eth0"), ("ethtool --show-ring em1", "ethtool-g@em1"),
+                                       ("sudo ethtool -l enp6s0f1", "ethtool-l@enp6s0f1")])
+def test_ethtool_pause_ring_and_channels_are_recognised(line: str, cid: str) -> None:
+    found = identify_command(line)
+    assert found is not None and found.command_id == cid
+
+
+def test_xl_info_of_one_field_and_a_grep_keeping_a_few_lines_are_read_together(tmp_path: Path) -> None:
+    """`xl info NAME` prints NAME's bare value (tools/xl/xl_info.c, maybe_printf); a grep keeps a
+    few `key : value` lines: what they show is read, as one partial xl info."""
+    from advisor.collect.offline import Loader
+    from advisor.parsers.xen import parse_info
+
+    pasted = tmp_path / "dom0.txt"
+    pasted.write_text("[root@dom0 ~]# xl info nr_cpus\n8\n[root@dom0 ~]# xl info | egrep 'xen_version|commandline'\n"
+                      "xen_version            : 4.14.0\nxen_commandline        : placeholder dom0_vcpus_pin\n")
+    with Loader() as loader:
+        [capture] = loader.load(pasted)
+        out = capture.outputs["xl-info"]
+        info = parse_info(out.text())
+    assert out.filtered is not None
+    assert (info.int("nr_cpus"), info.get("xen_version")) == (8, "4.14.0")
+    assert capture.origins[out.file].lines[:1] == [2]  # the value's line in the pasted file
+    report = review(pasted)
+    assert report.hosts[0].errors == [] and report.hosts[0].detected.domain_roles == ["xen dom0 (Xen 4.14.0, xl)"]
+
+
+def test_xl_info_of_a_name_that_starts_several_fields_is_refused_in_one_line(tmp_path: Path) -> None:
+    pasted = tmp_path / "dom0.txt"
+    pasted.write_text("[root@dom0 ~]# xl info cc_compile\ngcc (GCC) 10.2.1\nuser\n[unknown]\nWed Dec 16 2020\n")
+    [error] = review(pasted).hosts[0].errors
+    assert "looks like `xl info NAME`" in error and "run xl info" in error

@@ -1,8 +1,8 @@
 """Undo what mail, terminals and web pages do to pasted command output.
 
 Every cleaned line keeps the number of the line it came from, so evidence and
-errors name the line of the file the user has. Undone, in this order: CRLF
-and lone CRs, ANSI escape sequences, backspace overstrikes, trailing blanks,
+errors name the line of the file the user has. Undone, in this order:
+quoted-printable (a mail body as sent: see `_unqp`), CRLF and lone CRs, ANSI escape sequences, backspace overstrikes, trailing blanks,
 mail quoting (`> `, nested `> > `, `| `), a common indent, and the blank line
 an HTML-to-text conversion puts between every line; non-breaking spaces
 become spaces, and a document's elision lines (`...`, `[snip]`), Markdown code
@@ -21,8 +21,93 @@ _QUOTE = re.compile(r"^(?:[ \t]?>[ \t]?)++|^\|[ \t]")  # possessive: no state ke
 
 @dataclass
 class Line:
-    number: int  # 1-based, in the file as given
+    number: int  # 1-based, in the file as given (a line joined by a soft break: its first)
     text: str
+
+
+_QP_HEADER = re.compile(r"^Content-Transfer-Encoding:[ \t]*quoted-printable[ \t]*$", re.I)
+_MIME_BOUNDARY = re.compile(r"^--[^\s]{8,}$")
+_QP_EQUALS = re.compile(r"=(?:[0-9A-F]{2})?")
+_QP_ESCAPE = re.compile(rb"=([0-9A-F]{2})")
+_QP_LINE = 76  # RFC 2045: encoded lines are at most 76 characters, a soft break's `=` included
+
+
+def _soft(text: str) -> bool:
+    return text.rstrip(" \t\r").endswith("=")
+
+
+def _escapes_plausible(text: str) -> bool:
+    """Every `=` of an undeclared body is a soft break or an escape an encoder
+    writes: `=3D`, `=20`, `=09`, or bytes of UTF-8. `mtu=9000`, `key=`, `= 1`,
+    `==` and `=1500` are not."""
+    body = text.rstrip(" \t\r")
+    body = body[:-1] if body.endswith("=") else body
+    found = _QP_EQUALS.findall(body)
+    if any(len(e) != 3 for e in found):
+        return False
+    high = [e for e in found if e[1] >= "8"]
+    if any(e not in ("=3D", "=20", "=09") for e in found if e[1] < "8"):
+        return False
+    if not high:
+        return True
+    try:
+        _decode(body.encode("utf-8"), "strict")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _decode(encoded: bytes, errors: str = "replace") -> str:
+    return _QP_ESCAPE.sub(lambda m: bytes([int(m.group(1), 16)]), encoded).decode("utf-8", errors)
+
+
+def _shows_qp(raw: list[str]) -> bool:
+    """A body that is quoted-printable beyond doubt: every `=` is one an encoder
+    writes, no soft-broken line is longer than an encoder writes, and there are
+    soft breaks with escapes, `=3D` escapes, or soft breaks alone where lines
+    were full (an encoder breaks only a line longer than 76)."""
+    if not any("=" in t for t in raw) or not all(_escapes_plausible(t) for t in raw if "=" in t):
+        return False
+    soft = [len(t.rstrip(" \t\r")) for t in raw if _soft(t)]
+    if any(n > _QP_LINE for n in soft):
+        return False
+    escapes = any(_QP_EQUALS.search(t.rstrip(" \t\r").removesuffix("=")) for t in raw)
+    if escapes and soft:
+        return max(soft) >= _QP_LINE - 16
+    if not soft:
+        return any("=3D" in t for t in raw)
+    return len(soft) >= 2 and min(soft) >= _QP_LINE - 6
+
+
+def _join_qp(raw: list[str], start: int, end: int) -> list[tuple[int, str]]:
+    """Lines start..end-1 decoded: soft breaks joined, escapes undone; each keeps its first line's number."""
+    out: list[tuple[int, str]] = []
+    parts: list[str] = []
+    first = start
+    for i in range(start, end):
+        text = raw[i].rstrip("\r")
+        if not parts:
+            first = i
+        if _soft(text) and i + 1 < end:
+            parts.append(text.rstrip(" \t")[:-1])
+            continue
+        parts.append(text)
+        out.append((first + 1, _decode("".join(parts).encode("utf-8"))))
+        parts = []
+    return out
+
+
+def _unqp(raw: list[str]) -> list[tuple[int, str]]:
+    """Quoted-printable undone where a mail declares it (`Content-Transfer-Encoding:
+    quoted-printable`: its part, up to the next MIME boundary) or where the whole
+    pasted body shows it beyond doubt; other text is left as it is."""
+    numbered = [(i + 1, t) for i, t in enumerate(raw)]
+    header = next((i for i, t in enumerate(raw) if _QP_HEADER.match(t.rstrip("\r"))), None)
+    if header is not None:
+        start = next((i + 1 for i in range(header, len(raw)) if not raw[i].strip()), len(raw))
+        end = next((i for i in range(start, len(raw)) if _MIME_BOUNDARY.match(raw[i].rstrip("\r"))), len(raw))
+        return numbered[:start] + _join_qp(raw, start, end) + numbered[end:]
+    return _join_qp(raw, 0, len(raw)) if _shows_qp(raw) else numbered
 
 
 def _overstrike(text: str) -> str:
@@ -99,7 +184,7 @@ def clean(text: str) -> list[Line]:
     raw = text.split("\n")
     if raw and raw[-1] == "":
         raw.pop()
-    lines = [Line(i, _terminal(t.replace("\u00a0", " "))) for i, t in enumerate(raw, 1)]
+    lines = [Line(i, _terminal(t.replace("\u00a0", " "))) for i, t in _unqp(raw)]
     lines = _unquote(lines)
     lines = _dedent(lines)
     lines = _undouble(lines)

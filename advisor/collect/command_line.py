@@ -28,7 +28,9 @@ class Command:
 
 
 _ETHTOOL = {"-k": "k", "--show-features": "k", "--show-offload": "k", "-c": "c", "--show-coalesce": "c",
-            "-i": "i", "--driver": "i"}
+            "-i": "i", "--driver": "i",
+            # recognised, read by no rule yet: pause, ring sizes, channels (set aside as unused)
+            "-a": "a", "--show-pause": "a", "-g": "g", "--show-ring": "g", "-l": "l", "--show-channels": "l"}
 
 def _stages(line: str) -> list[list[str]]:
     lexer = shlex.shlex(line, posix=True, punctuation_chars="|;&<>")
@@ -177,6 +179,8 @@ def identify_command(line: str) -> Command | None:
         cid = {"vcpu-list": f"{cmd}-vcpu-list", "info": f"{cmd}-info", "list": f"{cmd}-list",
                "li": f"{cmd}-list"}.get(args[0])
         narrowed = cid is not None and cid.endswith("vcpu-list") and len(args) > 1
+        if cid is not None and cid.endswith("info") and len(_plain(args[1:])) == 1:
+            narrowed, argument = True, _plain(args[1:])[0]  # `xl info nr_cpus` prints that field's value alone
     elif cmd == "brctl" and args[:1] == ["show"]:
         cid, narrowed = "brctl-show", len(args) > 1
     elif cmd == "ip" and ("link" in args[:3] or "l" in args[:1]):

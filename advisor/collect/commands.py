@@ -50,7 +50,7 @@ COMMANDS: dict[str, str] = {
 
 # Per-instance outputs: `driver-<name>.conf`, `ethtool-k@<if>.txt`, ...
 _DRIVER_CONF = re.compile(r"^driver-([a-z0-9_]+)\.conf$")
-_PER_INTERFACE = re.compile(r"^(ethtool-k|ethtool-c|ethtool-i|nwmgr-vmtu|nwmgr-attrs|lanadmin-vmtu)@([\w.:-]+)\.txt$")
+_PER_INTERFACE = re.compile(r"^(ethtool-[kcigal]|nwmgr-vmtu|nwmgr-attrs|lanadmin-vmtu)@([\w.:-]+)\.txt$")
 
 
 def command_id_for_name(name: str) -> str | None:

@@ -93,6 +93,9 @@ _RULES: list[tuple[str, LazyPattern]] = [
 _PER_INTERFACE: list[tuple[str, LazyPattern]] = [
     ("ethtool-k", LazyPattern(r"^(?:Features|Offload parameters) for ([A-Za-z0-9_.:-]+):", re.M)),
     ("ethtool-c", LazyPattern(r"^Coalesce parameters for ([A-Za-z0-9_.:-]+):", re.M)),
+    ("ethtool-a", LazyPattern(r"^Pause parameters for ([A-Za-z0-9_.:-]+):", re.M)),  # -a, -g, -l: read by no rule yet
+    ("ethtool-g", LazyPattern(r"^Ring parameters for ([A-Za-z0-9_.:-]+):", re.M)),
+    ("ethtool-l", LazyPattern(r"^Channel parameters for ([A-Za-z0-9_.:-]+):", re.M)),
     ("nwmgr-attrs", LazyPattern(r"\A\s*(lan\d+) current values\s*:?\s*$", re.M)),
 ]
 

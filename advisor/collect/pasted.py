@@ -18,7 +18,7 @@ from advisor.collect.capture import Capture, RawOutput
 from advisor.collect.origins import Origin
 from advisor.collect.transcript import Segment, Transcript
 
-_JOINABLE = {"kstat-p", "ndd-tcp", "etc-system", "showrev-p", "ldm-list-l", "sysctl-net"}
+_JOINABLE = {"kstat-p", "ndd-tcp", "etc-system", "showrev-p", "ldm-list-l", "sysctl-net", "xl-info", "xm-info"}
 _UNAME_HOST = re.compile(r"^\s*(?:SunOS|Linux|HP-UX)\s+(\S+)\s")
 
 
@@ -60,7 +60,18 @@ def _body(seg: Segment) -> list[tuple[int, str]]:
     lines = [(ln.number, ln.text) for ln in seg.lines]
     if cmd.command_id == "ndd-tcp" and cmd.argument:
         return _ndd_values(cmd.argument.split(), lines) or lines
+    if cmd.command_id == "xl-info" and cmd.argument:
+        return _named_value(cmd.argument, lines) or lines
     return lines
+
+
+def _named_value(name: str, lines: list[tuple[int, str]]) -> list[tuple[int, str]] | None:
+    """`xl info nr_cpus` prints `8`: named as `xl info` would show it. None unless
+    it printed one bare value (a NAME that starts several fields prints several)."""
+    values = [(n, text.strip()) for n, text in lines if text.strip()]
+    if len(values) != 1 or " : " in values[0][1]:
+        return None
+    return [(values[0][0], f"{name:<23}: {values[0][1]}")]
 
 
 def _ndd_values(names: list[str], lines: list[tuple[int, str]]) -> list[tuple[int, str]] | None:

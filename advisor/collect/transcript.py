@@ -95,12 +95,17 @@ def _of_a_tool(command: str) -> bool:
     return identify_command(command) is not None or _tool(command) in _TOOLS
 
 
+# Another ethtool query of one interface (`ethtool eth0`, `ethtool -T eth0`): it ends the output before it.
+_OTHER_ETHTOOL = re.compile(r"^ethtool(?:[ \t]+--?[A-Za-z][\w-]*)?[ \t]+[A-Za-z][\w.:@-]*$")
+
+
 def _bare_command(text: str, previous: str) -> str | None:
     """A command line pasted without its prompt: at the start, after a blank
     line, or after another command line of the same tools."""
     after = not previous.strip() or _tool(previous) in _TOOLS
-    if after and text[:1].isalpha() and identify_command(text.strip()) is not None:
-        return text.strip()
+    line = text.strip()
+    if after and text[:1].isalpha() and (identify_command(line) is not None or _OTHER_ETHTOOL.match(line)):
+        return line
     return None
 
 

@@ -95,7 +95,7 @@ _FAMILY = {"ldm-list-l": "ldm list -l", "ldm-list-l-p": "ldm list -l", "ldm-list
            "dladm-show-phys": "dladm show-phys", "dladm-show-linkprop": "dladm show-linkprop",
            "lanscan": "lanscan", "lanscan-v": "lanscan", "nwmgr": "nwmgr", "lspci-vv": "lspci -vv",
            "brctl-show": "brctl show", "xl-vcpu-list": "vcpu-list", "xm-vcpu-list": "vcpu-list",
-           "showrev-p": "showrev -p"}
+           "showrev-p": "showrev -p", "xl-info": "xl info", "xm-info": "xm info"}
 
 
 def command_family(command_id: str) -> str:

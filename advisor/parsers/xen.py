@@ -5,8 +5,9 @@ xm prints `CPU Affinity` with `any cpu` (older xm: `VCPUs`). An offline vCPU
 shows CPU `-` and state `--p` (xl) or `---`. Names longer than the column
 push the rest right, so rows are read from a pattern, not from positions.
 
-Real listings also carry: a header wrapped by a mail client before
-`Affinity`, `CPU Affinity` or `(Hard / Soft)`, and rows wrapped before their
+Real listings also carry: a header cut onto a second line anywhere in its
+affinity title (by a mail client before `Affinity` or `(Hard / Soft)`, by a
+narrow terminal mid-word), and rows wrapped before their
 affinity or after xl's `hard /`; Xen console lines `(XEN) ...`
 interleaved on a serial console; xl 4.1's `option `j' not supported.` before
 an unfiltered listing. A listing that stops on a `libxl:` error is incomplete
@@ -47,18 +48,22 @@ class VCpu:
 
 _CONSOLE = re.compile(r"^\(XEN\)\s")  # the hypervisor's console, shown on dom0's serial console
 _BAD_OPTION = re.compile(r"^option [`'].+' not supported\.?$")  # xl 4.1 warned, then listed anyway
-_HEADER_TAIL = re.compile(r"^(?:(?:CPU\s+)?Affinity(?:\s+\(Hard\s*/\s*Soft\))?|\(Hard\s*/\s*Soft\))$")
+# The whole header with its blanks taken out: a header cut anywhere (a narrow terminal,
+# a mail client, a quoted-printable soft break) is known when its two lines make it.
+_WHOLE_HEADER = re.compile(r"NameIDVCPUs?CPUStateTime\(s\)(?:CPU)?Affinity(?:\(Hard/Soft\))?")
+
+
+def _squashed(text: str) -> str:
+    return "".join(text.split())
 
 
 def _vcpu_header(lines: list) -> tuple[str, int]:
-    """The header text (a wrapped tail joined back) and how many lines it took."""
-    text = lines[0].text.strip()
+    """The header text without blanks (a wrapped tail joined back) and how many lines it took."""
+    text = _squashed(lines[0].text)
     used = 1
-    if len(lines) > 1 and _HEADER_TAIL.match(tail := lines[1].text.strip()):
-        if ("Affinity" not in text and not tail.startswith("(")) or (text.endswith("Affinity") and tail.startswith("(")):
-            text, used = f"{text} {tail}", 2  # `Time(s)` + `[CPU ]Affinity ...`, or `... Affinity` + `(Hard / Soft)`
-    header = text.split()
-    if header[:2] != ["Name", "ID"] or not any(h.startswith("VCPU") for h in header) or "Affinity" not in text:
+    if len(lines) > 1 and (tail := _squashed(lines[1].text)) and _WHOLE_HEADER.fullmatch(text + tail):
+        text, used = text + tail, 2  # `Time(s)` + `Affinity (Hard / Soft)`, `Affinity (Ha` + `rd / Soft)` ...
+    if not text.startswith("NameID") or "VCPU" not in text or "Affinity" not in text:
         raise ParseError("expected a 'Name ID VCPU CPU State Time(s) ... Affinity' header", line=lines[0].number)
     return text, used
 
@@ -142,7 +147,28 @@ _WRAPS_UNINDENTED = {"hw_caps": re.compile(r"^[0-9a-f]{8}(?::[0-9a-f]{8})*$"),
                      "xen_changeset": re.compile(r"^[\w.:+ -]+$")}
 
 
+# The fields xl and xm info print (tools/xl/xl_info.c; xend's own: system, sockets_per_node, xen_params, node_to_*).
+_INFO_KEYS = frozenset(
+    "host release version machine nr_cpus max_cpu_id nr_nodes cores_per_socket threads_per_core cpu_mhz hw_caps "
+    "virt_caps total_memory free_memory sharing_freed_memory sharing_used_memory outstanding_claims free_cpus "
+    "xen_major xen_minor xen_extra xen_version xen_caps xen_scheduler xen_pagesize platform_params xen_changeset "
+    "xen_commandline cc_compiler cc_compile_by cc_compile_domain cc_compile_date build_id xend_config_format "
+    "system sockets_per_node xen_params max_node_id node_to_cpu node_to_memory node_to_dma32_mem".split())
+_HAS_FIELD = re.compile(r"^[ \t]*[a-z_][a-z0-9_]*[ \t]*:(?:[ \t]|$)", re.M)  # not a bare `bfebfbff:...`
+
+
 def parse_info(text: str) -> XenInfo:
+    """`key : value` lines: all of them, those a grep kept, or one `xl info NAME`
+    printed (its bare value named in the pasted layer)."""
+    if text.strip() and not _HAS_FIELD.search(text):
+        raise ParseError("looks like `xl info NAME` for several fields: bare values without their names; run xl info")
+    info = _info_lines(text)
+    if not info.values.keys() & _INFO_KEYS:  # one is left by any elision or grep
+        raise ParseError("no field of xm/xl info (nr_cpus, xen_version, ...): not xm/xl info output")
+    return info
+
+
+def _info_lines(text: str) -> XenInfo:
     """`key : value` lines; a long value may continue on the next line, indented
     past the keys (xm's man page), or unindented when a mail client wrapped it."""
     values: dict[str, tuple[str, int]] = {}
@@ -164,8 +190,6 @@ def parse_info(text: str) -> XenInfo:
             values[last] = (f"{value} {s}".strip(), number)
         else:
             raise ParseError(f"not a 'key : value' line: {s[:40]!r}", line=ln.number)
-    if not {"nr_cpus", "xen_major", "xen_caps", "xend_config_format"} & values.keys():  # one is left by any elision
-        raise ParseError("no nr_cpus, xen_major, xen_caps or xend_config_format: not xm/xl info output")
     return XenInfo(values)
 
 
