@@ -180,11 +180,15 @@ def identify_command(line: str) -> Command | None:
     elif cmd == "lspci" and "-vv" in args or (cmd == "lspci" and "-vvv" in args):
         cid, narrowed = "lspci-vv", "-s" in flags or "-d" in flags
     elif cmd == "lanscan":
-        cid = "lanscan-v" if "-v" in flags else "lanscan"
+        cid = "lanscan-v" if "-v" in flags else "lanscan-iap" if {"-a", "-i", "-p"} & flags else "lanscan"
     elif cmd == "nwmgr":
         cid = _nwmgr(args, flags)
     elif cmd == "lanadmin" and len(args) >= 3 and args[0] == "-x" and args[1] == "vmtu":
         cid = f"lanadmin-vmtu@{args[2]}"
+    elif cmd == "lanadmin" and len(args) >= 2 and args[0] == "-g" and args[1:-1] in ([], ["mibstats"]):
+        cid = f"lanadmin-g@{args[-1]}"
+    elif cmd == "lanadmin" and len(args) == 3 and args[0] == "-x" and args[1] in ("-i", "-v", "-m"):
+        cid = f"lanadmin-apa@{args[2]}"  # HP APA's displays: one aggregate's ports (-i, -v), every aggregate's (-m)
     if cid is None:
         return None
     filters = stages[1:]
