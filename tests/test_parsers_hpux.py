@@ -219,3 +219,16 @@ def test_lanadmin_apa_displays_give_every_port() -> None:
     with pytest.raises(ParseError) as err:
         hpux.parse_lanadmin_apa("Link Aggregate PPA # : 900\nlanadmin: bad PPA\n")
     assert err.value.line == 2
+
+
+def test_nwmgr_apa_tables_give_each_aggregates_ports() -> None:
+    """`nwmgr -S apa` (every aggregate, `-` for none) and `nwmgr -S apa -I 900`
+    (jreypo's 11i v3 host): the Membership column is the last."""
+    rows = hpux.parse_nwmgr_apa((P / "nwmgr-apa/all-aggregates.txt").read_text())
+    assert [(r.name, r.members, r.line) for r in rows][:2] == [("lan900", [0, 1], 4), ("lan901", [], 5)]
+    one = hpux.parse_nwmgr_apa(_real("nwmgr-apa/jreypo-ignite-11iv3-lan900.txt").split("\n", 1)[1])
+    assert [(r.name, r.members) for r in one] == [("lan900", [0, 1])]
+    assert hpux.parse_nwmgr_apa("==== ==== ==== ====\nlan900 Up LACP_AUTO 9,13*\n")[0].members == [9, 13]
+    with pytest.raises(ParseError) as err:
+        hpux.parse_nwmgr_apa("==== ==== ==== ====\nlan900 Up LACP_AUTO LB_MAC\n")
+    assert err.value.line == 2

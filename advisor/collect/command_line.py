@@ -220,4 +220,6 @@ def _nwmgr(args: list[str], flags: set[str]) -> str | None:
         return f"nwmgr-vmtu@{card}"
     if card and (attrs or "-v" in flags):  # -g (get) is the default action
         return f"nwmgr-attrs@{card}"
+    if _interface(args, "-S") == "apa" and set(args) - {_interface(args, "-I")} <= {"-g", "--get", "-S", "apa", "-I"}:
+        return "nwmgr-apa"  # the APA table: every aggregate, or the one -I names
     return None

@@ -42,6 +42,7 @@ COMMANDS: dict[str, str] = {
     "lanscan-v": "lanscan -v",
     "lanscan-iap": "lanscan -iap",
     "nwmgr": "nwmgr",
+    "nwmgr-apa": "nwmgr -S apa",
 }
 
 # Per-instance outputs: `driver-<name>.conf`, `ethtool-k@<if>.txt`, ...

@@ -75,6 +75,8 @@ _RULES: list[tuple[str, LazyPattern]] = [
     # (lan900 and up) lists its members after it, and is what tells this from other numbers
     ("lanscan", LazyPattern(r"\A(?=(?>[ \t]*(?:\d+(?:[ \t]+\d+)*[ \t]*)?(?:\n|\Z))*+\Z)"  # numbers only
                           r"(?>[^\n]*\n)*?[ \t]*9\d\d(?:[ \t]+\d{1,3})+[ \t]*(?:\n|\Z)")),
+    ("nwmgr-apa", LazyPattern(r"^[ \t]*Class[ \t][^\n]*\n[ \t]*Instance[ \t][^\n]*\n[ \t]*=+(?:[ \t]+=+){3,}[ \t]*\n"
+                            r"[ \t]*lan\d+[ \t]", re.M)),
     ("nwmgr", LazyPattern(r"^[ \t]*=+(?:[ \t]+=+){3,}[ \t]*\n[ \t]*[a-z]+\d+\s+\S+\s+0x[0-9A-Fa-f]+\s", re.M)),
     ("release", LazyPattern(r"^(?:NAME|PRETTY_NAME)=", re.M)),
     ("plan", LazyPattern(r"^format:\s*['\"]?advisor-plan/\d", re.M)),

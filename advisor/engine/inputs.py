@@ -94,6 +94,7 @@ _FAMILY = {"ldm-list-l": "ldm list -l", "ldm-list-l-p": "ldm list -l", "ndd-tcp"
            "ip-link": "ip -o link", "etc-system": "/etc/system", "ethtool-k": "ethtool -k", "ethtool-c": "ethtool -c", "ethtool-i": "ethtool -i",
            "nwmgr-vmtu": "nwmgr -g -A vmtu", "nwmgr-attrs": "nwmgr -g -A all", "lanadmin-vmtu": "lanadmin -x vmtu",
            "lanscan-iap": "lanscan", "lanadmin-g": "lanadmin -g", "lanadmin-apa": "lanadmin -x -i",
+           "nwmgr-apa": "nwmgr -S apa",
            "dladm-show-phys": "dladm show-phys", "dladm-show-linkprop": "dladm show-linkprop",
            "lanscan": "lanscan", "lanscan-v": "lanscan", "nwmgr": "nwmgr", "lspci-vv": "lspci -vv",
            "brctl-show": "brctl show", "xl-vcpu-list": "vcpu-list", "xm-vcpu-list": "vcpu-list",

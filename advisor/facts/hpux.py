@@ -4,8 +4,8 @@ checksum offload and APA aggregates.
 The interfaces come from `lanscan` (or `lanscan -iap`, which has no state) or,
 on 11i v3, from the plain `nwmgr` listing (lanscan is deprecated there); drivers
 from `lanscan -v` or nwmgr's Subsystem column; speed and link state from nwmgr's
-attributes or `lanadmin -g`; APA membership from `lanscan -q`, `lanadmin -x -i|-v|-m`
-or the Membership attribute of `nwmgr -S apa -I N -v`. A lanscan file may hold
+attributes or `lanadmin -g`; APA membership from `lanscan -q`, the `nwmgr -S apa` table,
+`lanadmin -x -i|-v|-m` or the Membership attribute of `nwmgr -S apa -I N -v`. A lanscan file may hold
 any lanscan form but -iap.
 """
 
@@ -164,6 +164,8 @@ def _memberships(parsed: dict[str, Any], files: dict[str, str]) -> tuple[dict[in
     if quiet is not None:
         for agg, members in parsed[quiet].members.items():
             out[agg] = (members, f"{files[quiet]}:{parsed[quiet].quiet_line[agg]}")
+    for row in parsed.get("nwmgr-apa") or []:
+        out.setdefault(int(row.name[3:]), (row.members, f"{files['nwmgr-apa']}:{row.line}"))
     for cid, value in parsed.items():
         if cid.startswith("lanadmin-apa@"):
             for group in value:

@@ -75,6 +75,7 @@ PARSERS: dict[str, Parser] = {
     "lanscan-iap": _text("hpux", "parse_lanscan_iap"),
     "lanadmin-g": _text("hpux", "parse_lanadmin_mib"),
     "lanadmin-apa": _text("hpux", "parse_lanadmin_apa"),
+    "nwmgr-apa": _text("hpux", "parse_nwmgr_apa"),
     "nwmgr-vmtu": _text("hpux", "parse_vmtu"),
     "nwmgr": _text("hpux", "parse_nwmgr_list"),
     "nwmgr-attrs": _text("hpux", "parse_nwmgr_attrs"),

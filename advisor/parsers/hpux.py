@@ -207,22 +207,50 @@ def parse_nwmgr_list(text: str) -> list[NwmgrRow]:
     subsystem, interface type, and any related interface after). No published
     output showing the headings was found, so the rule line is the anchor and
     what stands above it is not read."""
-    lines = _lines(text)
-    start = next((ln.number for ln in lines if _NWMGR_RULE.match(ln.text)), None)
-    if start is None:
-        raise ParseError("expected the nwmgr table: a line of '=' runs under the column headings")
     rows: list[NwmgrRow] = []
-    for ln in lines[start:]:
-        s = ln.text.strip()
-        if not s:
-            continue
-        m = _NWMGR_ROW.match(s)
+    for ln in _under_rule(text, "nwmgr table", "interfaces"):
+        m = _NWMGR_ROW.match(s := ln.text.strip())
         if m is None:
             raise ParseError(f"not an nwmgr interface row: {s[:40]!r}", line=ln.number)
         rows.append(NwmgrRow(m.group("name"), m.group("state"), m.group("station"), m.group("subsystem"),
                              m.group("type"), m.group("related"), ln.number))
+    return rows
+
+
+def _under_rule(text: str, table: str, what: str) -> list[Line]:
+    """The non-blank lines under an nwmgr table's rule of `=` runs."""
+    lines = _lines(text)
+    start = next((ln.number for ln in lines if _NWMGR_RULE.match(ln.text)), None)
+    if start is None:
+        raise ParseError(f"expected the {table}: a line of '=' runs under the column headings")
+    rows = [ln for ln in lines[start:] if ln.text.strip()]
     if not rows:
-        raise ParseError("no interfaces listed under the nwmgr table rule", line=start)
+        raise ParseError(f"no {what} listed under the {table} rule", line=start)
+    return rows
+
+
+@dataclass
+class ApaRow:
+    name: str  # lanN: the aggregate or failover group
+    members: list[int]  # its ports' PPAs (a star marks one that is down)
+    line: int
+
+
+_LAN_NAME = re.compile(r"^lan\d+$")
+_MEMBERSHIP = re.compile(r"^(?:-|\d+\*?(?:,\d+\*?)*)$")
+
+
+def parse_nwmgr_apa(text: str) -> list[ApaRow]:
+    """The APA tables of 11i v3: `nwmgr -S apa` (Class Instance, Mode, Load
+    Balancing, Speed-Duplex, Membership) and `nwmgr -S apa -I N` (Parent PPA,
+    APA State, Mode, Load Balancing, Membership): headings, a rule of `=`
+    runs, one row per aggregate whose last column lists its ports (`0,1`, `-`)."""
+    rows: list[ApaRow] = []
+    for ln in _under_rule(text, "nwmgr APA table", "aggregates"):
+        words = ln.text.split()
+        if len(words) < 3 or not _LAN_NAME.match(words[0]) or not _MEMBERSHIP.match(words[-1]):
+            raise ParseError(f"not an nwmgr APA row (lanN ... membership): {ln.text.strip()[:40]!r}", line=ln.number)
+        rows.append(ApaRow(words[0], [int(p) for p in re.findall(r"\d+", words[-1])], ln.number))
     return rows
 
 
