@@ -118,3 +118,31 @@ def test_lanscan_q_alone_gives_the_members_of_the_nwmgr_listing(tmp_path: Path) 
     assert sorted(lans) == ["lan0", "lan1", "lan2", "lan900", "lan901"]
     assert lans["lan900"].members == ["lan1", "lan2"] and lans["lan900"].evidence["members"].endswith("lanscan.txt:2")
     assert lans["lan901"].members == [] and lans["lan0"].evidence["state"].endswith("nwmgr.txt:2")
+
+
+def test_lanscan_iap_with_lanadmin_apa_and_mib(tmp_path: Path) -> None:
+    """11i v1/v2 without lanscan's table: -iap lists the interfaces (no state, no
+    driver), lanadmin -x -i gives one aggregate's ports, lanadmin -g the speed."""
+    folder = tmp_path / "host"
+    folder.mkdir()
+    (folder / "lanscan-iap.txt").write_text("0x001A4B07F002 lan0 snap0 0\n0x001A4B07F003 lan1 snap1 1\n"
+                                            "0x001A4B07F002 lan900 snap900 900\n0x000000000000 lan901 snap901 901\n")
+    (folder / "lanadmin-apa@900.txt").write_text("Link Aggregate PPA # : 900\nActive Ports PPA # : 0\nPort(s) not ready : 1\n")
+    (folder / "lanadmin-g@1.txt").write_text("LAN INTERFACE STATUS DISPLAY\n\nPPA Number = 1\nSpeed = 100000000\n"
+                                             "Operation Status (value) = down(2)\n")
+    lans = {lan.name: lan for lan in _facts(folder).lan_interfaces}
+    assert (lans["lan0"].state, lans["lan0"].driver, "state" in lans["lan0"].evidence) == (None, None, False)
+    assert lans["lan900"].members == ["lan0", "lan1"] and lans["lan901"].members is None  # -x -i named lan900 only
+    assert lans["lan1"].aggregate == "lan900" and lans["lan900"].evidence["members"].endswith("lanadmin-apa@900.txt:1")
+    assert (lans["lan1"].speed_mbps, lans["lan1"].link_state) == (100, "down")
+    assert lans["lan1"].evidence["speed_mbps"].endswith("lanadmin-g@1.txt:4")
+
+
+def test_nwmgr_apa_verbose_membership(tmp_path: Path) -> None:
+    """`nwmgr -S apa -I 900 -v`: its Membership (a star marks a port that is down)
+    gives the aggregate's ports where lanscan -q is missing."""
+    attrs = "lan900 current values:\nMode = LAN_MONITOR\nMembership = 2,1*\n"
+    folder = _copy(tmp_path, drop=("lanscan.txt", "lanscan-v.txt"), add={"nwmgr-attrs@lan900.txt": attrs})
+    lans = {lan.name: lan for lan in _facts(folder).lan_interfaces}
+    assert lans["lan900"].members == ["lan2", "lan1"] and lans["lan2"].aggregate == "lan900"
+    assert lans["lan900"].evidence["members"].endswith("nwmgr-attrs@lan900.txt:3") and lans["lan901"].members is None

@@ -168,3 +168,67 @@ def test_nwmgr_attribute_lists_continue_on_lines_of_their_own() -> None:
         with pytest.raises(ParseError) as err:  # a guide's callout number, an error, a value under no attribute
             hpux.parse_nwmgr_attrs("".join(lines[:n - 1] + [bad] + lines[n - 1:]))
         assert err.value.line == n
+
+
+REAL = FIXTURES.parent / "tests" / "real"
+
+
+def _real(path: str) -> str:
+    return (REAL / path).read_text().split("\n---\n", 1)[1]
+
+
+def test_lanscan_iap_names_and_ppas_without_state() -> None:
+    """`lanscan -iap` (FusionInventory's HP-UX test data): address, names, PPA;
+    `lanscan -i` alone: the names, each naming its PPA."""
+    scan = hpux.parse_lanscan_iap((P / "lanscan-iap/apa-aggregates-unconfigured.txt").read_text())
+    assert [(c.name, c.ppa, c.state, c.hw_path, c.is_aggregate) for c in scan.cards][:3] == [
+        ("lan0", 0, None, None, False), ("lan1", 1, None, None, False), ("lan900", 900, None, None, True)]
+    assert not scan.quiet_seen and scan.drivers == {}
+    names = hpux.parse_lanscan_iap("lan0 snap0\nlan900 snap900\n")
+    assert [(c.name, c.ppa) for c in names.cards] == [("lan0", 0), ("lan900", 900)]
+    assert identify_text("0x0016353EAC5C lan0 snap0     0  \n") == "lanscan-iap"
+    for text, said in (("0x001A4B07F002\n", "looks like `lanscan -a`"), ("0\n1\n900\n", "looks like `lanscan -p`")):
+        with pytest.raises(ParseError, match=said):
+            hpux.parse_lanscan_iap(text)
+
+
+def test_lanadmin_g_status_display() -> None:
+    """The MIB status block and the Ethernet-like group; in menu mode the menus
+    around the display are not read (`LAN Interface PPA Number = 0` is the menu's)."""
+    mib = hpux.parse_lanadmin_mib((P / "lanadmin-g/status-and-ethernet-group.txt").read_text())
+    assert (mib.ppa, mib.number("Speed"), mib.number("MTU Size"), mib.status("Operation Status")) == (0, 10**9, 1500, "up")
+    assert mib.line("Speed") == 9 and mib.values["FCS Errors"] == ("0", 32)
+    menu = hpux.parse_lanadmin_mib(_real("lanadmin-g/jreypo-sap01-11iv2-menu-display.txt"))
+    assert menu.values["Specific"] == ("655367", 54) and "clear" not in menu.values and len(menu.values) == 34
+    assert identify_text(_real("lanadmin-g/jreypo-sap01-11iv2-menu-display.txt")) == "lanadmin-g@0"
+    with pytest.raises(ParseError, match="no 'PPA Number"):
+        hpux.parse_lanadmin_mib("LAN INTERFACE STATUS DISPLAY\nSpeed = 10\n")
+
+
+def test_lanadmin_apa_displays_give_every_port() -> None:
+    """-x -i: active, ready and not ready ports (connected ones are among them);
+    -x -v: `Ports PPA`; -x -m: every aggregate."""
+    group = hpux.parse_lanadmin_apa((P / "lanadmin-apa/x-i-failover-group.txt").read_text())
+    assert [(g.ppa, g.members, g.mode) for g in group] == [(901, [3, 4, 6, 7, 5], "LAN_MONITOR")]
+    every = hpux.parse_lanadmin_apa((P / "lanadmin-apa/x-m-all-aggregates.txt").read_text())
+    assert [(g.ppa, g.members, g.line) for g in every] == [(900, [4], 2), (901, [1, 2, 3], 7)]
+    ports = hpux.parse_lanadmin_apa("Link Aggregate PPA #      : 900\nPorts PPA                 : 0 1\n"
+                                    "Link Aggregation State    : LINKAGG MANUAL\n")
+    assert [(g.members, g.mode) for g in ports] == [([0, 1], "MANUAL")]
+    assert identify_text("[0] ppa : 900\n") == "lanadmin-apa@900"
+    with pytest.raises(ParseError) as err:
+        hpux.parse_lanadmin_apa("Link Aggregate PPA # : 900\nlanadmin: bad PPA\n")
+    assert err.value.line == 2
+
+
+def test_nwmgr_apa_tables_give_each_aggregates_ports() -> None:
+    """`nwmgr -S apa` (every aggregate, `-` for none) and `nwmgr -S apa -I 900`
+    (jreypo's 11i v3 host): the Membership column is the last."""
+    rows = hpux.parse_nwmgr_apa((P / "nwmgr-apa/all-aggregates.txt").read_text())
+    assert [(r.name, r.members, r.line) for r in rows][:2] == [("lan900", [0, 1], 4), ("lan901", [], 5)]
+    one = hpux.parse_nwmgr_apa(_real("nwmgr-apa/jreypo-ignite-11iv3-lan900.txt").split("\n", 1)[1])
+    assert [(r.name, r.members) for r in one] == [("lan900", [0, 1])]
+    assert hpux.parse_nwmgr_apa("==== ==== ==== ====\nlan900 Up LACP_AUTO 9,13*\n")[0].members == [9, 13]
+    with pytest.raises(ParseError) as err:
+        hpux.parse_nwmgr_apa("==== ==== ==== ====\nlan900 Up LACP_AUTO LB_MAC\n")
+    assert err.value.line == 2

@@ -192,11 +192,15 @@ def identify_command(line: str) -> Command | None:
     elif cmd == "lspci" and "-vv" in args or (cmd == "lspci" and "-vvv" in args):
         cid, narrowed = "lspci-vv", "-s" in flags or "-d" in flags
     elif cmd == "lanscan":
-        cid = "lanscan-v" if "-v" in flags else "lanscan"
+        cid = "lanscan-v" if "-v" in flags else "lanscan-iap" if {"-a", "-i", "-p"} & flags else "lanscan"
     elif cmd == "nwmgr":
         cid = _nwmgr(args, flags)
     elif cmd == "lanadmin" and len(args) >= 3 and args[0] == "-x" and args[1] == "vmtu":
         cid = f"lanadmin-vmtu@{args[2]}"
+    elif cmd == "lanadmin" and len(args) >= 2 and args[0] == "-g" and args[1:-1] in ([], ["mibstats"]):
+        cid = f"lanadmin-g@{args[-1]}"
+    elif cmd == "lanadmin" and len(args) == 3 and args[0] == "-x" and args[1] in ("-i", "-v", "-m"):
+        cid = f"lanadmin-apa@{args[2]}"  # HP APA's displays: one aggregate's ports (-i, -v), every aggregate's (-m)
     if cid is None:
         return None
     filters = stages[1:]
@@ -228,4 +232,6 @@ def _nwmgr(args: list[str], flags: set[str]) -> str | None:
         return f"nwmgr-vmtu@{card}"
     if card and (attrs or "-v" in flags):  # -g (get) is the default action
         return f"nwmgr-attrs@{card}"
+    if _interface(args, "-S") == "apa" and set(args) - {_interface(args, "-I")} <= {"-g", "--get", "-S", "apa", "-I"}:
+        return "nwmgr-apa"  # the APA table: every aggregate, or the one -I names
     return None

@@ -45,12 +45,14 @@ COMMANDS: dict[str, str] = {
     "lspci-vv": "lspci -vv",
     "lanscan": "lanscan; lanscan -q",
     "lanscan-v": "lanscan -v",
+    "lanscan-iap": "lanscan -iap",
     "nwmgr": "nwmgr",
+    "nwmgr-apa": "nwmgr -S apa",
 }
 
 # Per-instance outputs: `driver-<name>.conf`, `ethtool-k@<if>.txt`, ...
 _DRIVER_CONF = re.compile(r"^driver-([a-z0-9_]+)\.conf$")
-_PER_INTERFACE = re.compile(r"^(ethtool-[kcigal]|nwmgr-vmtu|nwmgr-attrs|lanadmin-vmtu)@([\w.:-]+)\.txt$")
+_PER_INTERFACE = re.compile(r"^(ethtool-[kcigal]|nwmgr-vmtu|nwmgr-attrs|lanadmin-vmtu|lanadmin-g|lanadmin-apa)@([\w.:-]+)\.txt$")
 
 
 def command_id_for_name(name: str) -> str | None:

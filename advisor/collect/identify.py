@@ -79,10 +79,13 @@ _RULES: list[tuple[str, LazyPattern]] = [
     ("uname-a", LazyPattern(r"\A\s*(?:Linux|HP-UX)\s+\S+\s+\S+")),
     ("lanscan-v", LazyPattern(r"\A\s*-{20,}\s*\nHardware Station")),
     ("lanscan", LazyPattern(r"\A\s*Hardware Station\s+Crd\s+Hdw")),
+    ("lanscan-iap", LazyPattern(r"\A\s*(?:0x[0-9A-Fa-f]{12}[ \t]+)?lan\d+(?:[ \t]+snap\d+)?(?:[ \t]+\d+)?[ \t]*$", re.M)),
     # `lanscan -q` alone: PPA numbers only, one interface a line; an aggregate's line
     # (lan900 and up) lists its members after it, and is what tells this from other numbers
     ("lanscan", LazyPattern(r"\A(?=(?>[ \t]*(?:\d+(?:[ \t]+\d+)*[ \t]*)?(?:\n|\Z))*+\Z)"  # numbers only
                           r"(?>[^\n]*\n)*?[ \t]*9\d\d(?:[ \t]+\d{1,3})+[ \t]*(?:\n|\Z)")),
+    ("nwmgr-apa", LazyPattern(r"^[ \t]*Class[ \t][^\n]*\n[ \t]*Instance[ \t][^\n]*\n[ \t]*=+(?:[ \t]+=+){3,}[ \t]*\n"
+                            r"[ \t]*lan\d+[ \t]", re.M)),
     ("nwmgr", LazyPattern(r"^[ \t]*=+(?:[ \t]+=+){3,}[ \t]*\n[ \t]*[a-z]+\d+\s+\S+\s+0x[0-9A-Fa-f]+\s", re.M)),
     ("release", LazyPattern(r"^(?:NAME|PRETTY_NAME)=", re.M)),
     ("plan", LazyPattern(r"^format:\s*['\"]?advisor-plan/\d", re.M)),
@@ -97,6 +100,8 @@ _PER_INTERFACE: list[tuple[str, LazyPattern]] = [
     ("ethtool-g", LazyPattern(r"^Ring parameters for ([A-Za-z0-9_.:-]+):", re.M)),
     ("ethtool-l", LazyPattern(r"^Channel parameters for ([A-Za-z0-9_.:-]+):", re.M)),
     ("nwmgr-attrs", LazyPattern(r"\A\s*(lan\d+) current values\s*:?\s*$", re.M)),
+    ("lanadmin-g", LazyPattern(r"^[ \t]*LAN INTERFACE STATUS DISPLAY[ \t]*\n(?:[^\n]*\n){0,4}?[ \t]*PPA Number[ \t]*=[ \t]*(\d+)", re.M)),
+    ("lanadmin-apa", LazyPattern(r"^[ \t]*(?:Link Aggregate PPA #|\[0\] ppa)[ \t]*:[ \t]*(\d+)[ \t]*$", re.M)),
 ]
 
 

@@ -167,7 +167,8 @@ def _identity(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -
     if facts.platform == "unknown" and ({"kstat-p", "etc-system", "dladm-show-phys", *_LDM_LISTINGS,
                                          "ldm-version", "ldm-list-devices"} & parsed.keys()):
         facts.platform = "solaris"
-    if facts.platform == "unknown" and ({"lanscan", "lanscan-v", "nwmgr"} & parsed.keys()):
+    if facts.platform == "unknown" and ({"lanscan", "lanscan-v", "lanscan-iap", "nwmgr", "nwmgr-apa"} & parsed.keys()
+                                        or any(k.startswith("lanadmin-") for k in parsed)):
         facts.platform = "hpux"
     linux_only = {"xl-vcpu-list", "xm-vcpu-list", "xl-info", "xm-info", "brctl-show", "ip-link", "sysctl-net", "lspci-vv"}
     if facts.platform == "unknown" and (linux_only & parsed.keys() or any(k.startswith("ethtool-") for k in parsed)):

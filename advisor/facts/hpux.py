@@ -1,10 +1,12 @@
 """Facts of HP-UX hosts: LAN interfaces, their drivers, speed, TSO (VMTU),
 checksum offload and APA aggregates.
 
-The interfaces come from `lanscan` or, on 11i v3, from the plain `nwmgr`
-listing (lanscan is deprecated there); drivers from `lanscan -v` or nwmgr's
-Subsystem column; APA membership only from `lanscan -q`. A lanscan file may
-hold any of these forms.
+The interfaces come from `lanscan` (or `lanscan -iap`, which has no state) or,
+on 11i v3, from the plain `nwmgr` listing (lanscan is deprecated there); drivers
+from `lanscan -v` or nwmgr's Subsystem column; speed and link state from nwmgr's
+attributes or `lanadmin -g`; APA membership from `lanscan -q`, the `nwmgr -S apa` table,
+`lanadmin -x -i|-v|-m` or the Membership attribute of `nwmgr -S apa -I N -v`. A lanscan file may hold
+any lanscan form but -iap.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import re
 from typing import Any
 
 from advisor.facts.models import HostFacts, LanInterface, LanRef
-from advisor.parsers.hpux import FIRST_APA_PPA, NwmgrAttrs, parse_speed
+from advisor.parsers.hpux import FIRST_APA_PPA, LanMib, NwmgrAttrs, parse_speed
 
 # Drivers that cannot do TSO (HP-UX 11i v3 Ethernet Support Guide; domain-facts 6).
 NO_TSO_DRIVERS = {"btlan", "gelan"}
@@ -21,9 +23,10 @@ APA_SUBSYSTEM = "hp_apa"
 # Bundle files of lanscan output; each is read in the form its content shows
 # (plain, -v, -q appended), whatever its name, so either may hold the rows,
 # the drivers (-v) or the APA membership (-q).
-_LANSCANS = ("lanscan", "lanscan-v")
+_LANSCANS = ("lanscan", "lanscan-v", "lanscan-iap")
 
 _LAN = re.compile(r"^lan(\d+)$")
+_APA_ATTRS = re.compile(r"^nwmgr-attrs@lan(9\d\d)$")  # an aggregate's attributes (lan900 and up)
 _CKO = re.compile(r"checksum|\bcko\b", re.I)
 _MULTIFRAGMENT = re.compile(r"multi ?fragment|mf\b", re.I)  # udpmf_cko, txmf_cko, "Multifragment ..."
 _TX = re.compile(r"\b(?:send|transmit|tx|outbound)\b", re.I)
@@ -52,6 +55,8 @@ def build(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> No
                 lan.evidence["vmtu"] = lan.evidence["tso_supported"] = f"{files[cid]}:{v.line}"
         if (attrs := parsed.get(f"nwmgr-attrs@{lan.name}")) is not None:
             _apply_attrs(lan, attrs, files[f"nwmgr-attrs@{lan.name}"])
+        if (mib := parsed.get(f"lanadmin-g@{lan.ppa}")) is not None:
+            _apply_mib(lan, mib, files[f"lanadmin-g@{lan.ppa}"])
         if lan.tso_supported is None and lan.driver in NO_TSO_DRIVERS:
             lan.tso_supported = False
     _aggregates(out, parsed, files)
@@ -59,14 +64,17 @@ def build(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> No
 
 
 def _from_lanscan(parsed: dict[str, Any], files: dict[str, str]) -> dict[str, LanInterface] | None:
-    """Both lanscan files list the interfaces, in whatever form each holds."""
-    cid = next((c for c in _LANSCANS if c in parsed), None)
+    """Both lanscan files list the interfaces, in whatever form each holds;
+    `lanscan -iap` lists them too, without their state."""
+    cid = next((c for c in _LANSCANS if c in parsed and parsed[c].cards), None)
     if cid is None:
         return None
     out: dict[str, LanInterface] = {}
     for card in parsed[cid].cards:
         lan = LanInterface(name=card.name, ppa=card.ppa, state=card.state, is_aggregate=card.is_aggregate)
-        lan.evidence["state"] = lan.evidence["is_aggregate"] = f"{files[cid]}:{card.line}"
+        lan.evidence["is_aggregate"] = f"{files[cid]}:{card.line}"
+        if card.state is not None:
+            lan.evidence["state"] = lan.evidence["is_aggregate"]
         out[card.name] = lan
     return out
 
@@ -119,6 +127,17 @@ def _apply_attrs(lan: LanInterface, attrs: NwmgrAttrs, file: str) -> None:
             lan.evidence["rx_cko"] = f"{file}:{line}"
 
 
+def _apply_mib(lan: LanInterface, mib: LanMib, file: str) -> None:
+    """`lanadmin -g`: ifSpeed in bit/s and ifOperStatus, where nwmgr gave none."""
+    speed = mib.number("Speed")
+    if lan.speed_mbps is None and speed:
+        lan.speed_mbps = speed // 1_000_000
+        lan.evidence["speed_mbps"] = f"{file}:{mib.line('Speed')}"
+    if lan.link_state is None and (status := mib.status("Operation Status")) is not None:
+        lan.link_state = status
+        lan.evidence["link_state"] = f"{file}:{mib.line('Operation Status')}"
+
+
 def _cko_state(key: str, value: str) -> tuple[str, bool] | None:
     """("tx"|"rx", on) for an attribute that names checksum offload and one
     direction. nwmgr's display name for basic CKO was not seen in a published
@@ -136,16 +155,35 @@ def _cko_state(key: str, value: str) -> tuple[str, bool] | None:
     return None
 
 
+def _memberships(parsed: dict[str, Any], files: dict[str, str]) -> tuple[dict[int, tuple[list[int], str]], bool]:
+    """Aggregate PPA -> (member PPAs, evidence), and whether every aggregate's
+    membership is known (lanscan -q lists them all, an empty one alone on its
+    line). The first source that names an aggregate gives its members."""
+    out: dict[int, tuple[list[int], str]] = {}
+    quiet = next((c for c in _LANSCANS if c in parsed and parsed[c].quiet_seen), None)
+    if quiet is not None:
+        for agg, members in parsed[quiet].members.items():
+            out[agg] = (members, f"{files[quiet]}:{parsed[quiet].quiet_line[agg]}")
+    for row in parsed.get("nwmgr-apa") or []:
+        out.setdefault(int(row.name[3:]), (row.members, f"{files['nwmgr-apa']}:{row.line}"))
+    for cid, value in parsed.items():
+        if cid.startswith("lanadmin-apa@"):
+            for group in value:
+                out.setdefault(group.ppa, (group.members, f"{files[cid]}:{group.line}"))
+        elif (m := _APA_ATTRS.match(cid)) and (member := value.values.get("Membership")) is not None:
+            # `9,21,22,14,13*`: a star marks a port that is down; ` -` none
+            out.setdefault(int(m.group(1)), ([int(p) for p in re.findall(r"\d+", member[0])], f"{files[cid]}:{member[1]}"))
+    return out, quiet is not None
+
+
 def _aggregates(out: dict[str, LanInterface], parsed: dict[str, Any], files: dict[str, str]) -> None:
-    cid = next((c for c in _LANSCANS if c in parsed and parsed[c].quiet_seen), None)
-    if cid is None:
-        return  # membership unknown: only lanscan -q lists it
-    lanscan = parsed[cid]
+    memberships, all_known = _memberships(parsed, files)
     by_ppa = {lan.ppa: lan for lan in out.values()}
-    for lan in out.values():
-        if lan.is_aggregate:
-            lan.members = []
-    for agg_ppa, members in lanscan.members.items():
+    if all_known:
+        for lan in out.values():
+            if lan.is_aggregate:
+                lan.members = []
+    for agg_ppa, (members, evidence) in memberships.items():
         agg = by_ppa.get(agg_ppa)
         if agg is None:
             continue
@@ -154,6 +192,6 @@ def _aggregates(out: dict[str, LanInterface], parsed: dict[str, Any], files: dic
         for m in members:
             if m in by_ppa:
                 by_ppa[m].aggregate = agg.name
-                by_ppa[m].evidence["aggregate"] = f"{files[cid]}:{lanscan.quiet_line[agg_ppa]}"
+                by_ppa[m].evidence["aggregate"] = evidence
         agg.members_tso_off = [LanRef(name=by_ppa[m].name, ppa=m) for m in members if m in by_ppa and by_ppa[m].vmtu == 0]
-        agg.evidence["members"] = agg.evidence["members_tso_off"] = f"{files[cid]}:{lanscan.quiet_line[agg_ppa]}"
+        agg.evidence["members"] = agg.evidence["members_tso_off"] = evidence

@@ -1,6 +1,7 @@
 """HP-UX LAN outputs: `lanscan` and `lanscan -v` (either with `lanscan -q` appended),
-`nwmgr -g -A vmtu -c lanN` (11i v3) and `lanadmin -x vmtu PPA` (11i v1/v2),
-the plain `nwmgr` listing and `nwmgr -g -A all -c lanN` (11i v3).
+`lanscan -iap`, `nwmgr -g -A vmtu -c lanN` (11i v3) and `lanadmin -x vmtu PPA` (11i v1/v2),
+the plain `nwmgr` listing and `nwmgr -g -A all -c lanN` (11i v3), `lanadmin -g PPA`
+(the MIB status display) and the APA displays of `lanadmin -x -i|-v|-m PPA`.
 
 lanscan rows are read by pattern: long hardware paths push the columns right,
 APA aggregates show `LinkAgg<N>` instead of a path. `lanscan -q` prints one
@@ -39,8 +40,8 @@ def _lines(text: str) -> list[Line]:
 class LanCard:
     name: str  # lanN: its PPA is N
     ppa: int
-    hw_path: str
-    state: str
+    hw_path: str | None  # None: lanscan -iap prints no path
+    state: str | None  # None: lanscan -iap prints no state
     is_aggregate: bool
     line: int
 
@@ -129,6 +130,37 @@ def parse_lanscan_v(text: str) -> Lanscan:
     return parse_lanscan(text)
 
 
+# `lanscan -iap` (-a station address, -i interface names, -p PPA; no headings):
+# `0x0017A47708A4 lan1 snap1     1`; -i alone prints the names only.
+_IAP = re.compile(r"^(?:0x[0-9A-Fa-f]{12}[ \t]+)?(?P<name>lan\d+)(?:[ \t]+snap\d+)?(?:[ \t]+(?P<ppa>\d+))?$")
+_MAC_ONLY = re.compile(r"^0x[0-9A-Fa-f]+$")
+
+
+def parse_lanscan_iap(text: str) -> Lanscan:
+    """`lanscan -iap`, `-ia`, `-ip` or `-i`: one line per interface, its names
+    and, with -p, its PPA. No path, state or driver: those stay unknown."""
+    lines = [ln for ln in _lines(text) if ln.text.strip()]
+    cards: list[LanCard] = []
+    for ln in lines:
+        s = ln.text.strip()
+        if (m := _IAP.match(s)) is None:
+            raise ParseError(_iap_refusal(s), line=ln.number)
+        name = m.group("name")
+        ppa = int(m.group("ppa") or name[3:])
+        cards.append(LanCard(name, ppa, None, None, ppa >= FIRST_APA_PPA, ln.number))
+    if not cards:
+        raise ParseError("no LAN interfaces listed")
+    return Lanscan(cards=cards)
+
+
+def _iap_refusal(line: str) -> str:
+    if _MAC_ONLY.match(line):
+        return "looks like `lanscan -a`: station addresses only, no interface names; run lanscan -iap"
+    if _QUIET.match(line):
+        return "looks like `lanscan -p` or `lanscan -q`: PPA numbers only, no interface names; run lanscan -iap"
+    return f"not a lanscan -iap line (address, interface names, PPA): {line[:40]!r}"
+
+
 @dataclass
 class Vmtu:
     vmtu: int | None
@@ -175,22 +207,50 @@ def parse_nwmgr_list(text: str) -> list[NwmgrRow]:
     subsystem, interface type, and any related interface after). No published
     output showing the headings was found, so the rule line is the anchor and
     what stands above it is not read."""
-    lines = _lines(text)
-    start = next((ln.number for ln in lines if _NWMGR_RULE.match(ln.text)), None)
-    if start is None:
-        raise ParseError("expected the nwmgr table: a line of '=' runs under the column headings")
     rows: list[NwmgrRow] = []
-    for ln in lines[start:]:
-        s = ln.text.strip()
-        if not s:
-            continue
-        m = _NWMGR_ROW.match(s)
+    for ln in _under_rule(text, "nwmgr table", "interfaces"):
+        m = _NWMGR_ROW.match(s := ln.text.strip())
         if m is None:
             raise ParseError(f"not an nwmgr interface row: {s[:40]!r}", line=ln.number)
         rows.append(NwmgrRow(m.group("name"), m.group("state"), m.group("station"), m.group("subsystem"),
                              m.group("type"), m.group("related"), ln.number))
+    return rows
+
+
+def _under_rule(text: str, table: str, what: str) -> list[Line]:
+    """The non-blank lines under an nwmgr table's rule of `=` runs."""
+    lines = _lines(text)
+    start = next((ln.number for ln in lines if _NWMGR_RULE.match(ln.text)), None)
+    if start is None:
+        raise ParseError(f"expected the {table}: a line of '=' runs under the column headings")
+    rows = [ln for ln in lines[start:] if ln.text.strip()]
     if not rows:
-        raise ParseError("no interfaces listed under the nwmgr table rule", line=start)
+        raise ParseError(f"no {what} listed under the {table} rule", line=start)
+    return rows
+
+
+@dataclass
+class ApaRow:
+    name: str  # lanN: the aggregate or failover group
+    members: list[int]  # its ports' PPAs (a star marks one that is down)
+    line: int
+
+
+_LAN_NAME = re.compile(r"^lan\d+$")
+_MEMBERSHIP = re.compile(r"^(?:-|\d+\*?(?:,\d+\*?)*)$")
+
+
+def parse_nwmgr_apa(text: str) -> list[ApaRow]:
+    """The APA tables of 11i v3: `nwmgr -S apa` (Class Instance, Mode, Load
+    Balancing, Speed-Duplex, Membership) and `nwmgr -S apa -I N` (Parent PPA,
+    APA State, Mode, Load Balancing, Membership): headings, a rule of `=`
+    runs, one row per aggregate whose last column lists its ports (`0,1`, `-`)."""
+    rows: list[ApaRow] = []
+    for ln in _under_rule(text, "nwmgr APA table", "aggregates"):
+        words = ln.text.split()
+        if len(words) < 3 or not _LAN_NAME.match(words[0]) or not _MEMBERSHIP.match(words[-1]):
+            raise ParseError(f"not an nwmgr APA row (lanN ... membership): {ln.text.strip()[:40]!r}", line=ln.number)
+        rows.append(ApaRow(words[0], [int(p) for p in re.findall(r"\d+", words[-1])], ln.number))
     return rows
 
 
@@ -259,3 +319,112 @@ def parse_speed(value: str) -> Speed | None:
     auto = m.group("auto")
     return Speed(int(mbps), m.group("duplex").lower() if m.group("duplex") else None,
                  None if auto is None else auto.lower() == "on")
+
+
+_MIB_HEADING = "LAN INTERFACE STATUS DISPLAY"
+_PRESS = re.compile(r"^Press\b.*\bcontinue\b", re.I)  # between the status and the statistics groups
+_GROUP = re.compile(r"^[A-Za-z][\w -]* Group$")  # `Ethernet-like Statistics Group`
+
+
+@dataclass
+class LanMib:
+    """`lanadmin -g PPA` (or `-g mibstats PPA`, or `display` in menu mode): the
+    interface's MIB-II status and counters."""
+    ppa: int
+    values: dict[str, tuple[str, int]]  # name as printed, without ` (value)` -> (value, line)
+
+    def number(self, name: str) -> int | None:
+        value = self.values.get(name, ("", 0))[0]
+        return int(value) if value.isdigit() else None
+
+    def status(self, name: str) -> str | None:
+        """`up(1)` -> `up`."""
+        value = self.values.get(name, ("", 0))[0]
+        return value.split("(", 1)[0].strip().lower() or None
+
+    def line(self, name: str) -> int:
+        return self.values[name][1]
+
+
+def parse_lanadmin_mib(text: str) -> LanMib:
+    """From the `LAN INTERFACE STATUS DISPLAY` heading: its date line, the
+    `Name = value` status block, then statistics groups under headings of
+    their own (`Ethernet-like Statistics Group`), `Press <Return> to continue`
+    between them in menu mode. What stands before the heading (a command line,
+    lanadmin's menu) is not read; the display ends at the first line that is
+    neither a value of an open block nor a group heading (the menu again)."""
+    lines = _lines(text)
+    start = next((i for i, ln in enumerate(lines) if ln.text.strip() == _MIB_HEADING), None)
+    if start is None:
+        raise ParseError(f"expected lanadmin -g output: the '{_MIB_HEADING}' heading")
+    values: dict[str, tuple[str, int]] = {}
+    dated = after_value = False
+    open_block = True  # a `Name = value` line here belongs to the display
+    for ln in lines[start + 1:]:
+        s = ln.text.strip()
+        m = _ATTR.match(s)
+        if not s:
+            open_block = open_block and not after_value  # a blank line closes a block of values
+            after_value = False
+        elif not values and m is None and not dated:
+            dated = True  # the date under the heading
+        elif _PRESS.match(s) or _GROUP.match(s):
+            open_block = True
+        elif m is not None and open_block:
+            key = m.group("key").rstrip().removesuffix("(value)").rstrip()
+            values.setdefault(key, (m.group("value").strip(), ln.number))
+            after_value = True
+        elif values:
+            break
+        else:
+            raise ParseError(f"not a lanadmin status line: {s[:40]!r}", line=ln.number)
+    ppa = values.get("PPA Number", ("", 0))[0]
+    if not ppa.isdigit():
+        raise ParseError("no 'PPA Number = N' line under the status display heading", line=lines[start].number)
+    return LanMib(int(ppa), values)
+
+
+@dataclass
+class ApaGroup:
+    ppa: int  # the link aggregate or failover group
+    members: list[int]  # its ports' PPAs
+    mode: str | None  # MANUAL, LAN_MONITOR, LACP_AUTO, FEC_AUTO (-x -v: `LINKAGG MANUAL`)
+    line: int
+
+
+# `Link Aggregate PPA # : 900`, `Port(s) not ready : 5 6`; -x -m: `[0] ports : 4`
+_APA_LINE = re.compile(r"^(?:\[(?P<index>\d+)\][ \t]*)?(?P<key>[A-Za-z][^:]*+):(?P<value>.*)$")
+_APA_OTHER = re.compile(r"^(?:-+|Number of elements[ \t]*=[ \t]*\d+)$")
+_APA_PPA = {"link aggregate ppa #", "ppa"}
+_APA_MEMBERS = {"active ports ppa #", "port(s) ready", "port(s) not ready", "ports ppa", "ports"}
+_APA_MODE = {"link aggregation mode", "link aggregation state"}
+
+
+def parse_lanadmin_apa(text: str) -> list[ApaGroup]:
+    """HP APA's lanadmin displays (11i v1/v2): `-x -i PPA` (mode, load balancing,
+    active, ready and not ready ports), `-x -v PPA` (`Ports PPA : 0 1`) and
+    `-x -m PPA` (every aggregate: `[N] ppa`, `[N] ports`, dashed rules). A
+    group's members are all its ports, whatever their state; the ports
+    connected to the active one are a subset and add none."""
+    groups: list[ApaGroup] = []
+    for ln in _lines(text):
+        s = ln.text.strip()
+        if not s or _APA_OTHER.match(s):
+            continue
+        m = _APA_LINE.match(s)
+        if m is None:
+            raise ParseError(f"not a lanadmin APA line ('Name : value'): {s[:40]!r}", line=ln.number)
+        key, value = " ".join(m.group("key").lower().split()), m.group("value").strip()
+        if m.group("index") is None and not m.group("key")[0].isupper():  # `lanadmin: ...`, a prompt
+            raise ParseError(f"not a lanadmin APA line ('Name : value'): {s[:40]!r}", line=ln.number)
+        if key in _APA_PPA:
+            if not value.isdigit():
+                raise ParseError(f"not a link aggregate PPA: {value[:20]!r}", line=ln.number)
+            groups.append(ApaGroup(int(value), [], None, ln.number))
+        elif groups and key in _APA_MEMBERS:
+            groups[-1].members += [int(p) for p in re.findall(r"\d+", value) if int(p) not in groups[-1].members]
+        elif groups and key in _APA_MODE:
+            groups[-1].mode = value.split()[-1] if value else None
+    if not groups:
+        raise ParseError("no 'Link Aggregate PPA # : N' (lanadmin -x -i or -v) or '[0] ppa : N' (-x -m) line")
+    return groups
