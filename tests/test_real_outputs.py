@@ -90,12 +90,19 @@ def test_each_real_sample_is_read_without_a_traceback(sample: Sample, tmp_path: 
 
 @pytest.mark.slow  # a size, time or fuzz audit: the full run, not the fast tier
 def test_the_recognition_rate_does_not_drop(tmp_path: Path, capsys) -> None:
-    readable = [s for s in SAMPLES if not s.unreadable]
-    recognised = sum(_recognised(s, tmp_path / s.family)[0] for s in readable if (tmp_path / s.family).mkdir(
-        exist_ok=True) is None)
+    by_form: dict[tuple[str, str], list[int]] = {}  # (command, form) -> [samples, recognised]
+    for s in SAMPLES:
+        (tmp_path / s.family).mkdir(exist_ok=True)
+        ok = not s.unreadable and _recognised(s, tmp_path / s.family)[0]
+        counts = by_form.setdefault((s.family, s.header.get("form", "the form the command prints by default")), [0, 0])
+        counts[0] += 1
+        counts[1] += ok
+    recognised = sum(n for _total, n in by_form.values())
     rate = recognised / len(SAMPLES)
     floor = float((REAL / "RATE").read_text().split()[0])
     with capsys.disabled():
         print(f"\nreal outputs: {recognised} of {len(SAMPLES)} recognised ({rate:.0%}); "
-              f"{len(SAMPLES) - len(readable)} marked unreadable with a reason")
+              f"{sum(s.unreadable for s in SAMPLES)} marked unreadable with a reason")
+        for (family, form), (total, n) in sorted(by_form.items()):
+            print(f"  {family:<24} {n:>3} of {total:<3} {form}")
     assert rate >= max(floor, 0.9)
