@@ -16,6 +16,7 @@ Not a test: nothing asserts a time. Needs awk on PATH.
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 import shutil
 import subprocess
@@ -66,9 +67,19 @@ def count_lines(paths: list[Path]) -> int:
 
 
 def timed(cmd: list[str]) -> float:
+    return measured(cmd)[0]
+
+
+def measured(cmd: list[str]) -> tuple[float, float, int]:
+    """Wall seconds, CPU seconds (user + system, the workers it waited for
+    included) and peak resident memory in bytes of the largest process."""
     start = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    _pid, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) not in (0, 1):  # 1: the review has findings
+        raise SystemExit(f"{cmd[0]} exited {os.waitstatus_to_exitcode(status)}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss << 10
 
 
 def main() -> None:
@@ -90,13 +101,15 @@ def main() -> None:
     advisor = shlex.split(args.advisor) if args.advisor else [
         shutil.which("advisor") or str(Path(sys.executable).parent / "advisor")]
     jobs = ["--jobs", args.jobs] if args.jobs else []
-    t_adv = timed([*advisor, "review", str(fleet), "--format", "json", "-o", str(args.workdir / "report.json"), *jobs])
+    t_adv, cpu, peak = measured([*advisor, "review", str(fleet), "--format", "json", "-o",
+                                 str(args.workdir / "report.json"), *jobs])
     t_awk = timed(["awk", "-F", "\t", "NF == 2 { n++ } END { print n }", *map(str, kstat_files)])
 
     print(f"fleet: {args.bundles} bundles, {lines:,} kstat lines ({lines // args.bundles:,} per bundle)")
     print(f"advisor review: {t_adv:8.2f} s  {args.bundles / t_adv:10.1f} bundles/s  {lines / t_adv / 1e6:8.2f} M kstat lines/s")
     print(f"awk split:      {t_awk:8.2f} s  {args.bundles / t_awk:10.1f} bundles/s  {lines / t_awk / 1e6:8.2f} M kstat lines/s")
     print(f"ratio advisor/awk wall time: {t_adv / t_awk:.2f}x")
+    print(f"advisor per bundle: {cpu / args.bundles * 1000:.1f} ms of CPU; peak memory {peak / 2**20:.0f} MiB")
 
 
 if __name__ == "__main__":

@@ -256,12 +256,11 @@ class Reports:
 
 
 def write(report: Report, formats: list[str], output: Path | None, rules: list[Rule], mode: str = "full") -> None:
-    """A report already in memory (a diff's hosts, the tests): as Reports writes it."""
+    """A report already in memory, written as Reports writes one."""
     with Reports(formats, output, rules, mode) as reports:
         for h in report.hosts:
             reports.add(h)
-        fleet = reports.finish(report.errors, report.tool.rules, "never", None)
-    report.summary = fleet.summary
+        reports.finish(report.errors, report.tool.rules, "never", None)
 
 
 def verdict(fleet: Fleet) -> str:

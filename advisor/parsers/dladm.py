@@ -151,7 +151,7 @@ def _table(lines: list[Line]) -> list[LinkProp]:
     return out
 
 
-_PAIR = re.compile(r'([A-Za-z]+)="([^"]*)"')
+_PAIR = re.compile(r'(?<![A-Za-z])([A-Za-z]+)="([^"]*)"')  # starts only at a name's first letter: linear in a long word
 
 
 def _pairs(lines: list[Line]) -> list[LinkProp]:

@@ -59,9 +59,9 @@ class Spill:
         self._file.write(data)
 
     def assemble(self, fleet: Fleet, stream: TextIO) -> None:
-        order = range(len(self._parts))
+        order = list(range(len(self._parts)))
         if self.writer.in_fleet_order:
-            order = sorted(order, key=lambda i: worst_first(fleet.lines[i]))  # type: ignore[assignment]
+            order.sort(key=lambda i: worst_first(fleet.lines[i]))
         stream.write(self.writer.head(fleet))
         for n, i in enumerate(order):
             offset, size = self._parts[i]
