@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from advisor import __version__
@@ -24,17 +24,21 @@ from advisor.report.model import Detected, HostReport, Report, Result, Tool, sum
 
 def load_captures(paths: list[Path], loader: Loader) -> tuple[list[Capture], list[str]]:
     """Every path that can be read; one error line for each that cannot."""
-    captures: list[Capture] = []
     errors: list[str] = []
+    return list(iter_captures(paths, loader, errors)), errors
+
+
+def iter_captures(paths: list[Path], loader: Loader, errors: list[str]) -> Iterator[Capture]:
+    """Every capture that can be read, each when it is asked for; one line in
+    `errors` for each input that cannot be, as it is met."""
     for path in paths:
         try:
-            captures.extend(loader.load(path))
+            yield from loader.iter_load(path)
         except InputError as exc:
             errors.append(str(exc))
         except Exception as exc:  # noqa: BLE001 - one unreadable input must not cost the others
             errors.append(f"{path}: cannot be read ({brief(exc)})")
         errors.extend(loader.take_errors())
-    return captures, errors
 
 
 def _detected(facts: HostFacts) -> Detected:
@@ -131,55 +135,58 @@ def _review_in_worker(capture: Capture) -> HostReport:
 
 
 AUTO = 0  # jobs: decide from the work itself
-WORTH_A_POOL = 0.5  # seconds of reviewing left before starting worker processes pays for them
+WORTH_A_POOL = 0.5  # seconds of reviewing here after which the rest go to worker processes
 
 
-def review_all(captures: list[Capture], engine: Engine, jobs: int,
+def review_all(captures: Iterable[Capture], engine: Engine, jobs: int,
                rule_dirs: list[Path], policy_path: Path | None) -> Iterator[HostReport]:
     """Hosts in the order given, each as soon as it is judged (the caller
-    writes it and lets it go). With jobs > 1, in that many processes (the
-    rules are compiled once per process: compiled CEL does not cross them).
-    With AUTO, hosts are reviewed here until what is left looks worth more
-    than starting a process per CPU costs, and only the rest go to workers:
-    a few hosts never wait for processes to start."""
+    writes it and lets it go), the captures read as they are needed. With
+    jobs > 1, in that many processes (the rules are compiled once per process:
+    compiled CEL does not cross them). With AUTO, hosts are reviewed here
+    until they have taken WORTH_A_POOL seconds, and only the rest go to
+    workers, one per CPU: a few hosts never wait for processes to start."""
     if jobs == AUTO:
-        return _review_auto(captures, engine, rule_dirs, policy_path)
-    if jobs <= 1 or len(captures) < 2:
+        return _review_auto(iter(captures), engine, rule_dirs, policy_path)
+    if jobs <= 1:
         return (review_capture(c, engine) for c in captures)
-    return _review_pooled(captures, engine, jobs, rule_dirs, policy_path)
+    return _review_pooled(iter(captures), engine, jobs, rule_dirs, policy_path)
 
 
-def _review_auto(captures: list[Capture], engine: Engine, rule_dirs: list[Path],
+def _review_auto(captures: Iterator[Capture], engine: Engine, rule_dirs: list[Path],
                  policy_path: Path | None) -> Iterator[HostReport]:
+    import itertools
     import os
     import time
 
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     start = time.perf_counter()
-    for i, capture in enumerate(captures):
-        left = len(captures) - i
-        if cpus > 1 and i >= 2 and left >= 2 and (time.perf_counter() - start) / i * left > WORTH_A_POOL:
-            yield from _review_pooled(captures[i:], engine, cpus, rule_dirs, policy_path)
-            return
+    for capture in captures:
         yield review_capture(capture, engine)
+        if cpus > 1 and time.perf_counter() - start > WORTH_A_POOL:
+            following = next(captures, None)
+            if following is not None:
+                yield from _review_pooled(itertools.chain([following], captures), engine, cpus, rule_dirs, policy_path)
+            return
 
 
-def _review_pooled(captures: list[Capture], engine: Engine, jobs: int, rule_dirs: list[Path],
+BATCH = 4  # hosts a worker is sent at a time
+
+
+def _review_pooled(captures: Iterator[Capture], engine: Engine, jobs: int, rule_dirs: list[Path],
                    policy_path: Path | None) -> Iterator[HostReport]:
-    """At most a few batches per worker in flight: reports that are done wait
+    """At most two batches per worker in flight: reports that are done wait
     for their turn to be written, and must not pile up while they wait."""
+    import itertools
     from collections import deque
     from concurrent.futures import Future, ProcessPoolExecutor
 
     global _worker_engine
     _worker_engine = engine  # inherited by forked workers
-    size = max(1, min(16, len(captures) // (jobs * 8)))
-    batches = (captures[i:i + size] for i in range(0, len(captures), size))
     try:
-        with ProcessPoolExecutor(max_workers=min(jobs, len(captures)), initializer=_init_worker,
-                                 initargs=(rule_dirs, policy_path)) as pool:
+        with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(rule_dirs, policy_path)) as pool:
             flying: deque[Future[list[HostReport]]] = deque()
-            for batch in batches:
+            while batch := list(itertools.islice(captures, BATCH)):
                 flying.append(pool.submit(_review_batch, batch))
                 if len(flying) >= jobs * 2:
                     yield from flying.popleft().result()

@@ -90,6 +90,7 @@ def main() -> None:
     ap.add_argument("--workdir", type=Path, default=ROOT / "bench" / "out")
     ap.add_argument("--advisor", default=None, help="the command that runs advisor (default: the installed one)")
     ap.add_argument("--jobs", default=None, help="advisor's --jobs (default: its own default)")
+    ap.add_argument("--vs", default=None, help="a second advisor command (another build), timed on the same fleet")
     args = ap.parse_args()
 
     args.workdir.mkdir(parents=True, exist_ok=True)
@@ -101,15 +102,15 @@ def main() -> None:
     advisor = shlex.split(args.advisor) if args.advisor else [
         shutil.which("advisor") or str(Path(sys.executable).parent / "advisor")]
     jobs = ["--jobs", args.jobs] if args.jobs else []
-    t_adv, cpu, peak = measured([*advisor, "review", str(fleet), "--format", "json", "-o",
-                                 str(args.workdir / "report.json"), *jobs])
-    t_awk = timed(["awk", "-F", "\t", "NF == 2 { n++ } END { print n }", *map(str, kstat_files)])
-
     print(f"fleet: {args.bundles} bundles, {lines:,} kstat lines ({lines // args.bundles:,} per bundle)")
-    print(f"advisor review: {t_adv:8.2f} s  {args.bundles / t_adv:10.1f} bundles/s  {lines / t_adv / 1e6:8.2f} M kstat lines/s")
+    t_awk = timed(["awk", "-F", "\t", "NF == 2 { n++ } END { print n }", *map(str, kstat_files)])
     print(f"awk split:      {t_awk:8.2f} s  {args.bundles / t_awk:10.1f} bundles/s  {lines / t_awk / 1e6:8.2f} M kstat lines/s")
-    print(f"ratio advisor/awk wall time: {t_adv / t_awk:.2f}x")
-    print(f"advisor per bundle: {cpu / args.bundles * 1000:.1f} ms of CPU; peak memory {peak / 2**20:.0f} MiB")
+    for name, command in [("advisor", advisor)] + ([("--vs", shlex.split(args.vs))] if args.vs else []):
+        wall, cpu, peak = measured([*command, "review", str(fleet), "--format", "json", "-o",
+                                    str(args.workdir / "report.json"), *jobs])
+        print(f"{name}: {wall:8.2f} s, {args.bundles / wall:.1f} bundles/s, {lines / wall / 1e6:.2f} M kstat lines/s; "
+              f"{wall / t_awk:.2f}x awk; {cpu / args.bundles * 1000:.1f} ms of CPU per bundle; "
+              f"peak memory {peak / 2**20:.0f} MiB")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ import contextlib
 import hashlib
 from collections.abc import Callable
 from functools import cache
+from collections.abc import Iterator
 from pathlib import Path
 
 from advisor import datafile, scratch
@@ -63,11 +64,20 @@ class Loader:
         return taken
 
     def load(self, path: Path) -> list[Capture]:
+        return list(self.iter_load(path))
+
+    def iter_load(self, path: Path) -> Iterator[Capture]:
+        """The captures under `path`, each read when it is asked for: a fleet's
+        bundles are not all held in memory at once."""
         shown = readable(str(path))
         if not path.exists():
             raise InputError(f"{shown}: no such file or directory")
         if path.is_dir():
-            return self._load_dir(path, shown)
+            yield from self._load_dir(path, shown)
+            return
+        yield from self._load_file(path, shown)
+
+    def _load_file(self, path: Path, shown: str) -> list[Capture]:
         datafile.regular(path, InputError, shown)  # a FIFO or a device given as a capture
         if safetar.is_archive(path):
             return self._load_archive(path, shown)
@@ -96,23 +106,27 @@ class Loader:
         host = inner.name if inner is not dest else _strip_archive_suffix(path.name)
         return [load_bundle(inner, shown, host, shown_prefix=shown)]
 
-    def _load_dir(self, path: Path, shown: str) -> list[Capture]:
+    def _load_dir(self, path: Path, shown: str) -> Iterator[Capture]:
         real = path.resolve()
         if real in self._seen:
-            return []
+            return
         self._seen.add(real)
         if explorer.is_explorer_root(path):
-            return [_load_explorer(path, shown, explorer.host_from_name(path.name))]
+            yield _load_explorer(path, shown, explorer.host_from_name(path.name))
+            return
         if sosreport.is_sos_root(path):
-            return [_load_sosreport(path, shown, shown)]
+            yield _load_sosreport(path, shown, shown)
+            return
         # archives beside each other are a fleet's bundles (one per host), never a bundle's outputs
         files = [p for p in path.iterdir() if p.is_file() and not p.name.startswith(".") and not safetar.is_archive(p)
                  and self._inside(p, path, shown)]
         if files and _all_plans(files):  # a folder of planned configurations: one system each
-            return [_load_loose(p, f"{shown.rstrip('/')}/{readable(p.name)}") for p in sorted(files)]
+            for p in sorted(files):
+                yield _load_loose(p, f"{shown.rstrip('/')}/{readable(p.name)}")
+            return
         if files:
-            return [load_bundle(path, shown, path.name)]
-        captures: list[Capture] = []
+            yield load_bundle(path, shown, path.name)
+            return
         children = 0
         for child in sorted(path.iterdir()):
             if child.name.startswith("."):
@@ -120,12 +134,11 @@ class Loader:
             if (child.is_dir() or safetar.is_archive(child)) and self._inside(child, path, shown):
                 children += 1
                 try:
-                    captures.extend(self.load(child))
+                    yield from self.iter_load(child)
                 except InputError as exc:  # one bad bundle of a fleet: said, and the others read
                     self.errors.append(str(exc))
-        if not captures and not children:
+        if not children:
             raise InputError(f"{shown}: no capture bundle or command output found")
-        return captures
 
     def _inside(self, child: Path, folder: Path, shown: str) -> bool:
         """A folder's entry is read only when it stays inside the folder the

@@ -8,7 +8,7 @@ from advisor.collect.offline import Loader
 from advisor.commands import output
 from advisor.engine import baseline, packs, policy as policy_mod
 from advisor.engine.evaluate import Engine
-from advisor.pipeline import load_captures, review_all
+from advisor.pipeline import iter_captures, review_all
 
 
 def run_review(paths: list[Path], fmt: str, out: Path | None, fail_on: str, min_score: float | None,
@@ -19,8 +19,8 @@ def run_review(paths: list[Path], fmt: str, out: Path | None, fail_on: str, min_
     rules = packs.load(rule_dirs)
     engine = Engine(rules, policy_mod.load(policy_path))
     with Loader() as loader, output.Reports(formats, out, rules, mode, previous) as reports:
-        captures, input_errors = load_captures(paths, loader)
-        for host in review_all(captures, engine, jobs, rule_dirs, policy_path):
+        input_errors: list[str] = []
+        for host in review_all(iter_captures(paths, loader, input_errors), engine, jobs, rule_dirs, policy_path):
             reports.add(host)
         fleet = reports.finish(input_errors, len(engine.rules), fail_on, min_score)
     code = output.exit_status(fleet)
