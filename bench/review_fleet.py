@@ -70,16 +70,41 @@ def timed(cmd: list[str]) -> float:
     return measured(cmd)[0]
 
 
-def measured(cmd: list[str]) -> tuple[float, float, int]:
+def measured(cmd: list[str], cwd: Path | None = None) -> tuple[float, float, int]:
     """Wall seconds, CPU seconds (user + system, the workers it waited for
-    included) and peak resident memory in bytes of the largest process."""
+    included) and the peak resident memory in bytes of the largest process of
+    the run. The peak is read from /proc (VmHWM) ten times a second: wait4's
+    ru_maxrss was seen to miss the parent's peak once it had forked workers."""
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
-    _pid, status, usage = os.wait4(proc.pid, 0)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, cwd=cwd)
+    peak = 0
+    while True:
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            break
+        peak = max([peak, *(_high_water(p) for p in _tree(proc.pid))])
+        time.sleep(0.1)
     wall = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status) not in (0, 1):  # 1: the review has findings
         raise SystemExit(f"{cmd[0]} exited {os.waitstatus_to_exitcode(status)}")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss << 10
+    return wall, usage.ru_utime + usage.ru_stime, max(peak, usage.ru_maxrss << 10)
+
+
+def _tree(root: int) -> list[int]:
+    """The process and its children (the review's workers)."""
+    try:
+        with open(f"/proc/{root}/task/{root}/children") as fh:
+            return [root, *map(int, fh.read().split())]
+    except OSError:
+        return [root]
+
+
+def _high_water(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            return next((int(line.split()[1]) << 10 for line in fh if line.startswith("VmHWM:")), 0)
+    except OSError:
+        return 0
 
 
 def main() -> None:
@@ -106,8 +131,9 @@ def main() -> None:
     t_awk = timed(["awk", "-F", "\t", "NF == 2 { n++ } END { print n }", *map(str, kstat_files)])
     print(f"awk split:      {t_awk:8.2f} s  {args.bundles / t_awk:10.1f} bundles/s  {lines / t_awk / 1e6:8.2f} M kstat lines/s")
     for name, command in [("advisor", advisor)] + ([("--vs", shlex.split(args.vs))] if args.vs else []):
-        wall, cpu, peak = measured([*command, "review", str(fleet), "--format", "json", "-o",
-                                    str(args.workdir / "report.json"), *jobs])
+        # run from the work folder: `python -m advisor` from a checkout imports that checkout first
+        wall, cpu, peak = measured([*command, "review", str(fleet.resolve()), "--format", "json", "-o",
+                                    str((args.workdir / "report.json").resolve()), *jobs], cwd=args.workdir)
         print(f"{name}: {wall:8.2f} s, {args.bundles / wall:.1f} bundles/s, {lines / wall / 1e6:.2f} M kstat lines/s; "
               f"{wall / t_awk:.2f}x awk; {cpu / args.bundles * 1000:.1f} ms of CPU per bundle; "
               f"peak memory {peak / 2**20:.0f} MiB")
