@@ -244,14 +244,14 @@ def located_error(text: str, exc: ValidationError, shown: str) -> str:
     not repeated: the message says where it is, not what it says."""
     err = exc.errors()[0]
     loc = [str(p) for p in err["loc"]]
-    line = _line_of(text, err["loc"])
+    line = line_of(text, err["loc"])
     where = f"{shown}:{line}" if line else shown
     if all(_NAME.fullmatch(p) for p in loc):
         return f"{where}: {'.'.join(loc)}: {error_text(err)}" if loc else f"{where}: {error_text(err)}"
     return f"{where}: a key that is not a setting of this file ({error_text(err)})"
 
 
-def _line_of(text: str, loc: tuple[Any, ...]) -> int | None:
+def line_of(text: str, loc: tuple[Any, ...]) -> int | None:
     """The line of the node at a validation error's location, following mapping keys and list indexes."""
     yaml = _yaml()
     try:

@@ -310,6 +310,31 @@ def test_a_hostile_policy_is_refused_in_one_line(cli, tmp_path: Path, name: str,
     assert len(errors) == 1 and said in errors[0] and str(policy) in errors[0], errors
 
 
+@pytest.mark.parametrize("text, line, said", [
+    ("params:\n  ldoms.service-cores:\n    recommended_cores_per_10g: lots\n", 3,
+     "params.ldoms.service-cores.recommended_cores_per_10g: 'lots' is not a number"),
+    ("params:\n  ldoms.service-cores: {min_cores_per_10g: true}\n", 2, "True is not a number"),
+    ("params:\n  ldoms.service-cores:\n    recommended_cores_per_10g: -2\n", 3, "-2 is negative"),
+    ("params:\n  ldoms.service-cores:\n    cores: 4\n", 3, "ldoms.service-cores has no parameter 'cores'"),
+    ("params:\n  ldoms.no-such-rule: {x: 1}\n", 2, "params.ldoms.no-such-rule: no such rule"),
+])
+def test_a_rule_parameter_a_rule_cannot_use_is_refused_and_cannot_open_a_gate(
+        cli, tmp_path: Path, text: str, line: int, said: str) -> None:
+    """`recommended_cores_per_10g: lots` turned the failing ldoms.service-cores
+    into unknown: the score rose from 26.2 to 27.6, and a gate could pass."""
+    policy = tmp_path / "policy.yaml"
+    policy.write_text(text)
+    for verb in ("review", "gate"):
+        res = cli(verb, str(BUNDLE), "--policy", str(policy), "--min-score", "27")
+        assert res.returncode == 2 and res.stdout == ""
+        errors = _one_line_errors(res)
+        assert errors == [f"advisor: {policy}:{line}: " + errors[0].split(f"{policy}:{line}: ", 1)[1]], errors
+        assert said in errors[0]
+    good = tmp_path / "good.yaml"
+    good.write_text("params:\n  ldoms.service-cores: {recommended_cores_per_10g: 3, min_cores_per_10g: 1.5}\n")
+    assert cli("review", str(BUNDLE), "--policy", str(good), "-q").returncode == 0
+
+
 @pytest.mark.parametrize("text, line", [
     ("root:$6$Xy1pQ$hashedpasswordhashedpassword:19000:0:99999:7:::\ndaemon:*:19000:0:99999:7:::\n", 1),
     ("params: {}\n\"hunter2 secret\": 1\n", 2),

@@ -57,7 +57,7 @@ def run_audit(targets: list[Target], options: SshOptions, privilege: str | None,
               policy_path: Path | None, rule_dirs: list[Path], jobs: int) -> int:
     formats = output.parse_formats(fmt)
     rules = packs.load(rule_dirs)
-    engine = Engine(rules, policy_mod.load(policy_path))
+    engine = Engine(rules, policy_mod.load(policy_path, rules))
     with nullcontext(save_dir) if save_dir else scratch.folder("advisor-audit-") as dest:
         collected = collect_all(targets, options, dest, privilege, parallel)
         captures, order = [], []

@@ -53,7 +53,8 @@ def run_diff(old: Path, new: Path, fmt: str, out: Path | None, fail_on: str, pol
              rule_dirs: list[Path], force: bool = False) -> int:
     if fmt not in FORMATS:
         raise InputError(f"--format {fmt}: diff writes {', '.join(FORMATS)}")
-    engine = Engine(packs.load(rule_dirs), policy_mod.load(policy_path))
+    rules = packs.load(rule_dirs)
+    engine = Engine(rules, policy_mod.load(policy_path, rules))
     with Loader() as loader:
         before, before_facts, errors = _side(old, engine, loader)
         after, after_facts, more = _side(new, engine, loader)

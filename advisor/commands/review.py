@@ -17,7 +17,7 @@ def run_review(paths: list[Path], fmt: str, out: Path | None, fail_on: str, min_
     formats = output.parse_formats(fmt)
     previous = baseline.load(baseline_path) if baseline_path else None
     rules = packs.load(rule_dirs)
-    engine = Engine(rules, policy_mod.load(policy_path))
+    engine = Engine(rules, policy_mod.load(policy_path, rules))
     with Loader() as loader, output.Reports(formats, out, rules, mode, previous) as reports:
         input_errors: list[str] = []
         for host in review_all(iter_captures(paths, loader, input_errors), engine, jobs, rule_dirs, policy_path):
