@@ -67,10 +67,23 @@ def _finite(text: str) -> float:
     return value
 
 
+class _NotJsonNumber(ValueError):
+    """NaN, Infinity or -Infinity: Python's json reads them, JSON (RFC 8259) has no such number."""
+
+
+def _no_constant(name: str) -> Any:
+    raise _NotJsonNumber(name)
+
+
 def load_json(path: Path, error: type[AdvisorError], what: str) -> Any:
     data = read_bytes(path, error, str(path), MAX_JSON_BYTES)
     try:
-        return json.loads(data.decode("utf-8"), parse_float=_finite)
+        return json.loads(data.decode("utf-8"), parse_float=_finite, parse_constant=_no_constant)
+    except _NotJsonNumber as exc:
+        text = data.decode("utf-8")
+        at = re.search(rf"(?<![\w\"-]){re.escape(str(exc))}(?![\w\"])", text)
+        line = f":{text.count(chr(10), 0, at.start()) + 1}" if at else ""
+        raise error(f"{path}{line}: {what} holds {exc}, which is not a number JSON has; refused") from None
     except UnicodeDecodeError:
         raise error(f"{path}: {what} is not UTF-8 text") from None
     except json.JSONDecodeError as exc:
@@ -111,18 +124,41 @@ class _Open:
 
     def __init__(self, anchor: str | None, mapping: bool, size: int = 1):
         self.size, self.anchor, self.children = size, anchor, 0  # size: the values it holds, itself counted
-        self.keys: set[str] | None = set() if mapping else None  # a mapping's plain keys so far
+        self.keys: set[tuple[str, str]] | None = set() if mapping else None  # a mapping's keys so far
 
     def child(self, scalar: Any, line: int) -> None:
-        """Counts a child; a mapping's plain key seen before is refused (quoted
-        keys and keys that are collections are not compared)."""
+        """Counts a child; a mapping's key seen before, as YAML reads it (`a`
+        and `"a"` are one key, `1` and `"1"` two), is refused. Keys that are
+        collections are not compared."""
         is_key = self.children % 2 == 0
         self.children += 1
-        if self.keys is None or not is_key or scalar is None or not scalar.implicit[0] or scalar.value == "<<":
+        if self.keys is None or not is_key or scalar is None or (scalar.implicit[0] and scalar.value == "<<"):
             return
-        if scalar.value in self.keys:
+        key = _key_as_read(scalar)
+        if key in self.keys:
             raise ShapeError(f"key {scalar.value!r} is given twice in one mapping", line)
-        self.keys.add(scalar.value)
+        self.keys.add(key)
+
+
+_STR = "tag:yaml.org,2002:str"
+
+
+def _key_as_read(scalar: Any) -> tuple[str, str]:
+    """A scalar key as the loader will build it: its tag, and its value in a
+    form that is equal where the built values are (`0x1` and `1` are one int)."""
+    yaml = _yaml()
+    if scalar.implicit[0]:  # plain: the resolver says what it is
+        tag = yaml.resolver.Resolver().resolve(yaml.ScalarNode, scalar.value, (True, False))
+    elif scalar.implicit[1] or scalar.tag is None:  # quoted
+        tag = _STR
+    else:
+        tag = scalar.tag
+    if tag == _STR:
+        return tag, scalar.value
+    try:
+        return tag, repr(yaml.safe_load(yaml.serialize(yaml.ScalarNode(tag, scalar.value))))
+    except yaml.YAMLError:
+        return tag, scalar.value
 
 
 def _check_shape(text: str) -> None:

@@ -310,6 +310,32 @@ def test_a_hostile_policy_is_refused_in_one_line(cli, tmp_path: Path, name: str,
     assert len(errors) == 1 and said in errors[0] and str(policy) in errors[0], errors
 
 
+@pytest.mark.parametrize("text", ['ldoms.service-cores: 1\n"ldoms.service-cores": 2\n',
+                                  "params:\n  a: {x: 1}\n  'a': {x: 2}\n", "1: x\n0x1: y\n"])
+def test_a_key_given_twice_is_refused_whether_quoted_or_not(tmp_path: Path, text: str) -> None:
+    """`a:` and `"a":` are one key as YAML reads them: the last one won, in silence."""
+    from advisor import datafile
+    from advisor.errors import InputError
+
+    with pytest.raises(InputError, match=r"given twice in one mapping"):
+        datafile.parse(text, InputError, "policy.yaml")
+    assert datafile.parse('1: x\n"1": y\n', InputError, "p.yaml") == {1: "x", "1": "y"}  # an int, a word
+    assert datafile.parse('true: a\n"true": b\n', InputError, "p.yaml") == {True: "a", "true": "b"}
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_a_baseline_holding_nan_or_infinity_is_refused_at_its_line(cli, tmp_path: Path, constant: str) -> None:
+    report = json.loads(cli("review", str(BUNDLE), "-f", "json").stdout)
+    text = json.dumps(report, indent=2).replace('"score": 26.2', f'"score": {constant}', 1)
+    assert constant in text
+    baseline = tmp_path / "base.json"
+    baseline.write_text(text)
+    res = cli("review", str(BUNDLE), "--baseline", str(baseline), "-q")
+    line = text[:text.index(f'"score": {constant}')].count("\n") + 1
+    assert res.returncode == 2 and _one_line_errors(res) == [
+        f"advisor: {baseline}:{line}: baseline holds {constant}, which is not a number JSON has; refused"]
+
+
 @pytest.mark.parametrize("text, line, said", [
     ("params:\n  ldoms.service-cores:\n    recommended_cores_per_10g: lots\n", 3,
      "params.ldoms.service-cores.recommended_cores_per_10g: 'lots' is not a number"),
