@@ -323,6 +323,22 @@ def test_a_key_given_twice_is_refused_whether_quoted_or_not(tmp_path: Path, text
     assert datafile.parse('true: a\n"true": b\n', InputError, "p.yaml") == {True: "a", "true": "b"}
 
 
+@pytest.mark.parametrize("name, said", [('k\\0t.txt', "a file name holding a NUL character"),
+                                        ("x" * 256, "a file name longer than 255 bytes")])
+def test_a_manifest_naming_a_file_no_file_system_holds_costs_its_bundle_only(
+        cli, tmp_path: Path, name: str, said: str) -> None:
+    """A NUL or a 256-byte name in one manifest stopped the review of the whole fleet."""
+    fleet = tmp_path / "fleet"
+    shutil.copytree(CAPTURES / "t5-primary-tuned", fleet / "a")
+    shutil.copytree(BUNDLE, fleet / "b")
+    (fleet / "a" / "manifest.yaml").write_text(
+        f'host: a\ncommands:\n  - {{id: kstat-p, file: "{name}", command: "kstat -p", exit_status: 0}}\n')
+    res = cli("review", str(fleet), "-f", "json")
+    assert res.returncode == 2
+    assert [h["host"] for h in json.loads(res.stdout)["hosts"]] == ["b"]
+    assert _one_line_errors(res) == [f"advisor: {fleet / 'a' / 'manifest.yaml'}:3: commands.0.file: {said}"]
+
+
 @pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
 def test_a_baseline_holding_nan_or_infinity_is_refused_at_its_line(cli, tmp_path: Path, constant: str) -> None:
     report = json.loads(cli("review", str(BUNDLE), "-f", "json").stdout)
@@ -437,7 +453,7 @@ def test_a_hostile_manifest_costs_its_bundle_only(cli, tmp_path: Path) -> None:
     (lambda m: m.replace("sha256: d72e", "sha256: [d72e", 1).replace("a1c}", "a1c]}", 1), "manifest.yaml:"),
     (lambda m: m.replace("exit_status: 0", "exit_status: " + "9" * 5000, 1), "manifest.yaml:5:"),
     (lambda m: m.replace("host: ldg7", "host: " + "h" * 100_000, 1),  # not a host name: a damaged manifest
-     "manifest.yaml: host: String should have at most 255 characters"),
+     "manifest.yaml:2: host: String should have at most 255 characters"),
 ])
 def test_a_manifest_that_does_not_match_its_files_is_said(cli, tmp_path: Path, edit, said: str) -> None:
     bundle = tmp_path / "s11"

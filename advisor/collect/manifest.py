@@ -3,7 +3,7 @@
 from datetime import datetime
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from advisor import datafile
 from advisor.errors import InputError
@@ -16,6 +16,18 @@ class ManifestCommand(BaseModel):
     id: str | None = None  # command id, written by advisor collect; else found from file or command
     file: str | None = None
     command: str
+
+    @field_validator("file")
+    @classmethod
+    def _a_file_name(cls, name: str | None) -> str | None:
+        """A name the file system can hold: a NUL or a name of more than 255
+        bytes made the whole fleet's review fail when the file was opened."""
+        if name is not None:
+            if "\0" in name:
+                raise ValueError("a file name holding a NUL character")
+            if any(len(part.encode("utf-8", "surrogateescape")) > 255 for part in name.split("/")):
+                raise ValueError("a file name longer than 255 bytes")
+        return name
     exit_status: int | None = None  # null: the command never finished (timed out)
     stderr: str = ""
     sha256: str | None = None
@@ -31,13 +43,14 @@ class Manifest(BaseModel):
 
 
 def load(path: Path, shown: str) -> Manifest:
-    data = datafile.load(path, InputError, shown)
+    text = datafile.read_text(path, InputError, shown)
+    data = datafile.parse(text, InputError, shown)
     if not isinstance(data, dict):
         raise InputError(f"{shown}: manifest must be a mapping")
     try:
         manifest = Manifest.model_validate(data)
     except ValidationError as exc:
-        raise InputError(f"{shown}: {datafile.first_error(exc)}") from None
+        raise InputError(datafile.located_error(text, exc, shown)) from None
     if manifest.format.split("/")[0] != FORMAT.split("/")[0]:
         raise InputError(f"{shown}: unknown capture format {manifest.format!r} (expected {FORMAT})")
     return manifest

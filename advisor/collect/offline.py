@@ -18,7 +18,7 @@ from advisor.collect import explorer, manifest as manifest_mod, safefs, safetar,
 from advisor.collect.capture import Capture, Missing, RawOutput
 from advisor.collect.commands import COMMANDS, command_id_for_name, command_line
 from advisor.collect.identify import identify, identify_among
-from advisor.errors import InputError, readable
+from advisor.errors import InputError, brief, readable
 
 MAX_PASTED_BYTES = 64 << 20  # a pasted session larger than this is read as one output
 MAX_PASTED_LINES = 1_000_000  # and one of more lines: reading a paste costs about 250 bytes a line
@@ -137,6 +137,8 @@ class Loader:
                     yield from self.iter_load(child)
                 except InputError as exc:  # one bad bundle of a fleet: said, and the others read
                     self.errors.append(str(exc))
+                except (OSError, ValueError) as exc:  # the same, for what the file system refuses
+                    self.errors.append(f"{shown.rstrip('/')}/{readable(child.name)}: cannot be read ({brief(exc)})")
         if not children:
             raise InputError(f"{shown}: no capture bundle or command output found")
 
