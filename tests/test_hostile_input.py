@@ -339,6 +339,20 @@ def test_a_manifest_naming_a_file_no_file_system_holds_costs_its_bundle_only(
     assert _one_line_errors(res) == [f"advisor: {fleet / 'a' / 'manifest.yaml'}:3: commands.0.file: {said}"]
 
 
+def test_c1_controls_and_line_separators_are_escaped_in_json_and_sarif(cli, tmp_path: Path) -> None:
+    """U+009B (a terminal's CSI) and U+009D from a capture reached JSON and SARIF
+    strings raw; the other views already showed them escaped."""
+    bundle = tmp_path / "b"
+    shutil.copytree(BUNDLE, bundle)
+    hostile = "t5\u009b2J\u009d0;x\u2028y"
+    (bundle / "manifest.yaml").write_text(f"host: {json.dumps(hostile)}\ncommands: []\n")
+    for fmt in ("json", "sarif"):
+        res = cli("review", str(bundle), "-f", fmt)
+        assert res.returncode == 0, res.stderr
+        assert not any(c in res.stdout for c in "\u009b\u009d\u2028"), fmt
+        assert hostile in json.dumps(json.loads(res.stdout), ensure_ascii=False)  # the same strings, escaped
+
+
 @pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
 def test_a_baseline_holding_nan_or_infinity_is_refused_at_its_line(cli, tmp_path: Path, constant: str) -> None:
     report = json.loads(cli("review", str(BUNDLE), "-f", "json").stdout)

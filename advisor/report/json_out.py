@@ -9,6 +9,14 @@ from advisor.report import stream
 from advisor.report.model import HostReport, Report
 
 
+# C1 controls (U+0080-U+009F: U+009B is a terminal's CSI) and the line and
+# paragraph separators are valid inside JSON strings, and pydantic writes them
+# as they are; a report shown in a terminal or read by JavaScript must not
+# carry them raw. They can stand only inside strings, so escaping them
+# anywhere in the text is the same JSON.
+_UNSAFE = {c: f"\\u{c:04x}" for c in (*range(0x80, 0xA0), 0x2028, 0x2029)}
+
+
 def _indented(model: BaseModel | list[str], by: int) -> str:
     """A value as pydantic writes it with indent=2, nested `by` spaces deep."""
     # pydantic's serializer, not json.dumps: with indent, json.dumps runs its
@@ -17,7 +25,7 @@ def _indented(model: BaseModel | list[str], by: int) -> str:
 
     text = model.model_dump_json(indent=2) if isinstance(model, BaseModel) else \
         TypeAdapter(list[str]).dump_json(model, indent=2).decode()
-    return text.replace("\n", "\n" + " " * by)
+    return text.translate(_UNSAFE).replace("\n", "\n" + " " * by)
 
 
 class Writer:
