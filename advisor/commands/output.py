@@ -9,17 +9,20 @@ import stat
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, TypeVar
 
-from advisor import scratch
+from pydantic import BaseModel
+
+from advisor import __version__, scratch
 from advisor.engine.model import Rule, Severity
 from advisor.errors import InputError, printable
-from advisor import __version__
 from advisor.report import stream
-from advisor.report.model import HostLine, HostReport, Report, summary_of
+from advisor.report.model import HostLine, HostReport, Report, Tool, summary_of
 from advisor.report.stream import Fleet, Writer
 
 EXIT_OK, EXIT_GATE, EXIT_INPUT, EXIT_UNREACHABLE = 0, 1, 2, 3
+M = TypeVar("M", bound=BaseModel)
+_ESCAPING = {"json", "sarif"}  # formats that escape what they must themselves; the others get printable text
 
 
 def _input_errors(fleet: Fleet) -> list[str]:
@@ -201,6 +204,7 @@ class Reports:
         self.previous = previous
         self.lines: list[HostLine] = []
         self.into_folder = into_folder
+        self.escaped = self.scripts is not None or any(fmt not in _ESCAPING for fmt in formats)
 
     def add(self, h: HostReport) -> None:
         if self.previous is not None:
@@ -208,33 +212,23 @@ class Reports:
 
             baseline.apply_host(h, self.previous)
         self.lines.append(HostLine.of(h))
-        shown = h
-        if any(fmt not in ("json", "sarif") for fmt, _path in self.targets) or self.scripts is not None:
-            from advisor.report import printable as escaped
-
-            shown = escaped.report(h)
+        shown = _printable(h) if self.escaped else h
         for (fmt, _path), spill in zip(self.targets, self.spills):
-            spill.add(h if fmt in ("json", "sarif") else shown)
+            spill.add(h if fmt in _ESCAPING else shown)
         if self.scripts is not None:
             self.scripts.add(shown)
 
     def finish(self, input_errors: list[str], rules: int, fail_on: str, min_score: float | None) -> Fleet:
         """Writes every report, with the summary and the gate; the fleet, for the exit status."""
-        from advisor.report.model import Tool
-
         fleet = Fleet(tool=Tool(version=__version__, rules=rules), summary=summary_of(self.lines, input_errors),
                       errors=input_errors, lines=self.lines)
         gate(fleet, fail_on, min_score)
         if self.scripts is not None:
             self.scripts.finish()
-        shown = fleet
-        if any(fmt not in ("json", "sarif") for fmt, _path in self.targets):
-            from advisor.report import printable as escaped
-
-            shown = escaped.report(fleet)
+        shown = _printable(fleet) if self.escaped else fleet
         written: list[str] = []  # what went into the folder -o DIR/, said on stdout (stderr is for what went wrong)
         for (fmt, path), spill in zip(self.targets, self.spills):
-            chosen = fleet if fmt in ("json", "sarif") else shown
+            chosen = fleet if fmt in _ESCAPING else shown
             if path is None:
                 spill.assemble(chosen, sys.stdout)
                 continue
@@ -253,6 +247,12 @@ class Reports:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _printable(model: M) -> M:
+    from advisor.report import printable
+
+    return printable.report(model)
 
 
 def write(report: Report, formats: list[str], output: Path | None, rules: list[Rule], mode: str = "full") -> None:

@@ -13,7 +13,7 @@ from html import escape
 
 from advisor import __version__
 from advisor.report import grouping, stream
-from advisor.report.model import ChangePlan, Finding, HostLine, HostReport, PlanStep, Report, step_lines
+from advisor.report.model import ChangePlan, Finding, HostLine, HostReport, PlanStep, step_lines
 
 SEVERITIES = grouping.SEVERITIES
 COLOURS = {"critical": "#7b1fa2", "high": "#c62828", "medium": "#ef6c00", "low": "#f9a825", "info": "#607d8b"}
@@ -278,8 +278,3 @@ class Writer:
 
     def tail(self, fleet: stream.Fleet) -> str:
         return "</body></html>\n"
-
-
-def render(report: Report, causes: dict[str, list[str]] | None = None, now: datetime | None = None) -> str:
-    """The report as one page; `causes` maps a rule to the rules it follows from, as for the terminal."""
-    return stream.render(Writer(causes, now), report)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from xml.sax.saxutils import escape, quoteattr
 
 from advisor.report import stream
-from advisor.report.model import OTHER_PLATFORM, HostReport, Report, fix_lines
+from advisor.report.model import OTHER_PLATFORM, HostReport, fix_lines
 
 
 def _case(h: HostReport, result, finding) -> str:
@@ -63,7 +63,3 @@ class Writer:
 
     def tail(self, fleet: stream.Fleet) -> str:
         return "</testsuites>\n"
-
-
-def render(report: Report) -> str:
-    return stream.render(Writer(), report)

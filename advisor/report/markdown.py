@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from advisor.report import grouping, stream
-from advisor.report.model import HostReport, PlanStep, Report, step_lines
+from advisor.report.model import HostReport, PlanStep, step_lines
 
 _ORDER = ("critical", "high", "medium", "low", "info")  # the order of HostReport.finding_counts()
 
@@ -68,10 +68,6 @@ class Writer:
 
     def tail(self, fleet: stream.Fleet) -> str:
         return ""
-
-
-def render(report: Report, causes: dict[str, list[str]] | None = None) -> str:
-    return stream.render(Writer(causes), report)
 
 
 def _group(group: grouping.Group, numbered: list[tuple[str, PlanStep]], source: str,

@@ -14,7 +14,7 @@ from urllib.parse import quote
 from advisor import __version__
 from advisor.engine.model import Rule
 from advisor.report import stream
-from advisor.report.model import Finding, HostReport, Report, fix_lines
+from advisor.report.model import Finding, HostReport, fix_lines
 
 _LEVEL = {"critical": "error", "high": "error", "medium": "warning", "low": "note", "info": "note"}
 _EVIDENCE = re.compile(r"^(?P<file>.+?):(?P<line>\d+)$")
@@ -97,7 +97,3 @@ class Writer:
 
 def _indented(value: object, by: int) -> str:
     return " " * by + json.dumps(value, indent=2).replace("\n", "\n" + " " * by)
-
-
-def render(report: Report, rules: list[Rule]) -> str:
-    return stream.render(Writer(rules), report)

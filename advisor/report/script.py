@@ -16,7 +16,7 @@ import re
 import shlex
 
 from advisor import __version__
-from advisor.report.model import ChangePlan, HostReport, PlanPhase, PlanStep, Report
+from advisor.report.model import ChangePlan, HostReport, PlanPhase, PlanStep
 from advisor.shell import shell_word, unquoted
 
 AFTER = "after-reboot"
@@ -294,15 +294,3 @@ def tag_of(h: HostReport) -> str:
     import hashlib
 
     return hashlib.sha256(f"{h.source}\0{h.host}".encode()).hexdigest()[:10]
-
-
-def render(report: Report) -> dict[str, str]:
-    """File name -> script, for every host that was judged, named as
-    commands.output writes them: a host whose file name is taken gets its tag."""
-    out: dict[str, str] = {}
-    for h in report.hosts:
-        if h.status == "unreachable":
-            continue
-        scripts = render_host(h)
-        out.update(render_host(h, tag_of(h)) if out.keys() & scripts.keys() else scripts)
-    return out
