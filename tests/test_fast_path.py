@@ -57,9 +57,28 @@ def test_every_bundled_capture_reviews_the_same_without_the_fast_paths(capture: 
     monkeypatch.setattr(kstat, "scan_file", kstat._slow)
     monkeypatch.setattr(cel_env.Scope, "LAZY", frozenset())
     monkeypatch.setattr(evaluate, "_fields", lambda name, sources: None)
+    monkeypatch.setattr(cel_env, "reads", lambda source: {})
     plain = _report(CAPTURES / capture)
     assert fast == plain
     assert again == plain
+
+
+@pytest.mark.parametrize("source, value", [
+    ("s.mtu == 1500 && s.name == 'vsw0'", True),
+    ("size(s) == 3", True),  # the whole subject: every field
+    ("s['mtu'] == 1500", True),
+    ("has(s.lso) && s.lso.on", True),  # a nested value comes whole
+    ("has(s.absent)", False),
+    ("v.n + p.k == 3 && 'a s.x' != ''", True),
+])
+def test_an_expression_sees_every_field_it_reads_of_a_subject(source: str, value: bool) -> None:
+    """CEL converts a subject at each reference, so each expression is given
+    only the fields it reads: what it reads must be all there."""
+    assert cel_env.reads("s.mtu > 1 && size(s.name) > 0 || v.x") == {"s": frozenset({"mtu", "name"}),
+                                                                      "v": frozenset({"x"})}
+    assert cel_env.reads("size(s)") == {"s": None} and cel_env.reads("host.arch") == {}
+    scope = cel_env.Scope(s={"mtu": 1500, "name": "vsw0", "lso": {"on": True}}, v={"n": 1}, p={"k": 2})
+    assert cel_env.Expr(source, "test").test(scope) is value
 
 
 # Lines a kstat dump (or a damaged copy of one) can hold.

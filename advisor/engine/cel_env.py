@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from typing import Any
 
@@ -38,25 +39,50 @@ def _load_cel():
 _cel = _load_cel()
 
 
+LAZY = ("p", "s", "v")
+
+
+def reads(source: str) -> dict[str, frozenset[str] | None]:
+    """The fields of each lazy variable an expression reads (`s.mtu`), None
+    where it uses the variable otherwise (`size(s)`, `s["mtu"]`) and so needs
+    all of it; a variable it does not name is left out."""
+    out: dict[str, frozenset[str] | None] = {}
+    for name in LAZY:
+        if not re.search(rf"\b{name}\b", source):
+            continue
+        whole = re.search(rf"\b{name}\b(?!\s*\.\s*[a-z_])", source)
+        out[name] = None if whole else frozenset(re.findall(rf"\b{name}\s*\.\s*([a-z_][a-z0-9_]*)", source))
+    return out
+
+
 class Scope:
     """The variables of one evaluation, kept twice: as Python values for
     templates, and as a CEL context. The context converts every variable it
     holds again after any change, and a lazy variable again at each reference,
-    at a cost that grows with the value's size. So the variables that change
-    per rule, subject and `let` (p, s, v) are read through a resolver, the host
-    is given once per host, and `cel` values may be cut down to the fields the
-    expressions read (the Python side keeps every field, for templates)."""
+    at a cost that grows with the value's size (a few microseconds a value).
+    So the variables that change per rule, subject and `let` (p, s, v) are read
+    through a resolver, cut to the fields the running expression reads, and
+    the host is given once per host, cut to the fields any rule reads (the
+    Python side keeps every field, for templates)."""
 
-    LAZY = frozenset({"p", "s", "v"})
+    LAZY = frozenset(LAZY)
 
     def __init__(self, cel: dict[str, Any] | None = None, **variables: Any):
         self.ns: dict[str, Any] = dict(variables)
         self.lazy: dict[str, Any] = {k: v for k, v in {**variables, **(cel or {})}.items() if k in self.LAZY}
+        self.reading: dict[str, frozenset[str] | None] = {}
         # A lazy variable whose value is None reads as this registered null: the
         # resolver's None means "not mine".
         eager = {k: None if k in self.LAZY else v for k, v in {**variables, **(cel or {})}.items()}
         self.ctx = _cel.Context(variables=eager, functions=FUNCTIONS)
-        self.ctx.set_variable_resolver(self.lazy.get)
+        self.ctx.set_variable_resolver(self._resolve)
+
+    def _resolve(self, name: str) -> Any:
+        value = self.lazy.get(name)
+        fields = self.reading.get(name)
+        if fields is None or not isinstance(value, dict):
+            return value
+        return {k: value[k] for k in fields if k in value}
 
     def set(self, name: str, value: Any, cel: Any = None) -> None:
         """`cel`, when given, is what CEL sees instead of `value`."""
@@ -148,6 +174,7 @@ class Expr:
         self.source = source
         self.where = where
         self._program = _programs.get(source)
+        self.reads = reads(source)
         if self._program is None and source not in _known():
             self._program = _compile(source, where)
 
@@ -158,10 +185,12 @@ class Expr:
         return self._program
 
     def run(self, scope: Scope) -> Any:
+        scope.reading = self.reads
         return self.program.execute(scope.ctx)
 
     def test(self, scope: Scope) -> bool:
         """A condition: true or false, or TypeError when a fact it needs is unknown."""
+        scope.reading = self.reads
         value = self.program.execute(scope.ctx)
         if not isinstance(value, bool):
             raise TypeError(f"condition gave {value!r}, not true or false")
