@@ -107,13 +107,10 @@ def review_with_facts(capture: Capture, engine: Engine) -> tuple[HostReport, Hos
 def _judge(engine: Engine, host: str, captured: HostFacts, results: list[Result],
            facts: HostFacts) -> tuple[float | None, set[str]]:
     """The score of a host's facts as a plan leaves them, and what fails
-    ("rule on subject"), waivers applied. Only the rules that read a fact the
-    plan changed are judged again; the others keep their results."""
-    changed = {name for name in facts.fields() if getattr(facts, name) != getattr(captured, name)}
-    again = engine.reading(changed)
-    fresh, _none = engine.evaluate(facts, findings=False, only=again)
-    waivers.mark(host, fresh, engine.policy)
-    merged = [r for r in results if r.rule not in again] + fresh
+    ("rule on subject"), waivers applied. Only what the plan's changes may
+    move is judged again; the other results are kept."""
+    merged = engine.again(captured, facts, results)
+    waivers.mark(host, merged, engine.policy)
     return scoring.score(merged), {tag(r.rule, r.subject) for r in merged if r.status == "fail" and not r.waived}
 
 

@@ -276,3 +276,47 @@ def test_every_view_says_what_the_plan_achieves(tmp_path: Path) -> None:
         found = [p for p in out.iterdir() if p.name.endswith(name.split(".", 1)[1]) and p.is_file()]
         assert found and any(line in p.read_text() for p in found), name
     assert any(line in p.read_text() for p in out.rglob("*.remediation.sh"))
+
+
+def _outcomes(results) -> list[tuple]:
+    return sorted((r.rule, r.subject, r.status, r.severity, tuple(r.missing or ()), r.reason or "", r.waived)
+                  for r in results)
+
+
+def test_a_plan_is_judged_again_as_a_full_review_would_judge_its_model() -> None:
+    """The simulation judges again only the rules and subjects a plan's changes
+    may move; what it keeps and what it judges equal a whole new judgment of
+    the model, on every bundled capture with a plan, and on a model where only
+    one domain of several changed (the other domains' results are kept)."""
+    from advisor.collect.offline import Loader
+    from advisor.engine import packs, policy as policy_mod
+    from advisor.engine.evaluate import Engine
+    from advisor.facts.build import build as build_facts
+    from advisor.pipeline import load_captures
+
+    engine = Engine(packs.load(), policy_mod.load(None))
+    with Loader() as loader:
+        captures, _errors = load_captures(sorted(p for p in CAPTURES.iterdir() if p.is_dir()), loader)
+        compared = 0
+        for capture in captures:
+            facts = build_facts(capture).facts
+            results, findings = engine.evaluate(facts)
+            if not findings:
+                continue
+            model = simulate._walk(changeplan.build(findings, facts), facts).facts
+            assert _outcomes(engine.again(facts, model, results)) == \
+                _outcomes(engine.evaluate(model, findings=False)[0]), capture.source
+            compared += 1
+    assert compared >= 5
+
+    with Loader() as loader:
+        [capture], _errors = load_captures([UNTUNED], loader)
+        facts = build_facts(capture).facts
+    results, _findings = engine.evaluate(facts)
+    one = simulate._model(facts)
+    assert one.domains and len(one.domains) > 2
+    one.domains[1].cores = 8.0
+    again = engine.again(facts, one, results)
+    assert _outcomes(again) == _outcomes(engine.evaluate(one, findings=False)[0])
+    other = [r for r in results if r.subject == f"domain {one.domains[2].name}"]
+    assert other and all(any(r is a for a in again) for r in other)  # kept, not judged again

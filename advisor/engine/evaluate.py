@@ -77,8 +77,9 @@ class CompiledRule:
                                         *[x for c in self.checks for x in (c.when, c.applies)],
                                         *[x for _, w, f in self.remedies for x in (w, f)], *self.restarts,
                                         *[e for _, e in self.impacts]) if e is not None]
-        self.s_fields = _fields("s", [e.source for e in self.expressions])
-        self.host_reads = _fields("host", [e.source for e in self.expressions])  # None: all of it
+        # None: all of it; a path a rule requires is read as well, by the engine
+        self.host_reads = _fields("host", [e.source for e in self.expressions]
+                                  + [*rule.requires, *[p for c in rule.checks for p in c.requires]])
         texts = [rule.message, rule.observed, rule.expected, *[t for r in rule.remediation for t in r.templates],
                  *[t for c in rule.checks for t in (c.message, c.observed, c.expected) if t]]
         for template in texts:
@@ -160,31 +161,52 @@ class Engine:
     def params(self, rule: Rule) -> dict[str, Any]:
         return {**rule.params, **self.policy.params.get(rule.id, {})}
 
-    def reading(self, fields: set[str]) -> set[str]:
-        """The rules whose judgment may change when these host facts change: a
-        plan's simulation judges again only those."""
-        return {c.rule.id for c in self.rules if SUBJECTS[c.rule.subject][0] in fields
-                or c.host_reads is None or c.host_reads & fields}
+    def again(self, captured: HostFacts, facts: HostFacts, results: list[Result]) -> list[Result]:
+        """The results on `facts` (a plan's model of the captured host), judging
+        again only what its changes may move: a rule that reads a changed host
+        fact, on every subject; a rule on subjects that changed (a domain whose
+        cores the plan sets), on those subjects alone. Every other result is
+        kept from the captured host's `results`."""
+        changed = {name for name in facts.fields() if getattr(facts, name) != getattr(captured, name)}
+        whole: set[str] = set()
+        some: dict[str, set[str]] = {}
+        for compiled in self.rules:
+            rule = compiled.rule
+            attr, namer = SUBJECTS[rule.subject]
+            if compiled.host_reads is None or compiled.host_reads & changed:
+                whole.add(rule.id)
+            elif attr in changed:
+                moved = _moved(getattr(captured, attr), getattr(facts, attr), namer)
+                if moved is None:
+                    whole.add(rule.id)
+                else:
+                    some[rule.id] = moved
+        fresh, _none = self.evaluate(facts, findings=False, only=whole | some.keys(), subjects=some)
+        kept = [r for r in results if r.rule not in whole and (r.rule not in some or r.subject not in some[r.rule])]
+        return kept + fresh
 
-    def evaluate(self, facts: HostFacts, findings: bool = True,
-                 only: set[str] | None = None) -> tuple[list[Result], list[Finding]]:
-        """The rules' results on the facts (`only` these rules, if given), and
-        the findings of those that fail (left out with `findings=False`: a
-        judgment of a plan needs only the results)."""
+    def evaluate(self, facts: HostFacts, findings: bool = True, only: set[str] | None = None,
+                 subjects: dict[str, set[str]] | None = None) -> tuple[list[Result], list[Finding]]:
+        """The rules' results on the facts (`only` these rules, if given, and of
+        a rule in `subjects`, those subjects alone), and the findings of those
+        that fail (left out with `findings=False`: a judgment of a plan needs
+        only the results)."""
         host = facts.dump()
         scope = Scope(cel={"host": _cut(host, self.host_fields)}, host=host, intent=self.intents, p={}, s=None, v={}, item=None)
         results: list[Result] = []
         found: list[Finding] = []
         for compiled in self.rules if only is None else [c for c in self.rules if c.rule.id in only]:
             start = len(results)
-            self._evaluate_rule(compiled, facts, scope, results, found if findings else None)
+            self._evaluate_rule(compiled, facts, scope, results, found if findings else None,
+                                (subjects or {}).get(compiled.rule.id))
             if facts.filtered:
                 results[start:] = [_partial(compiled, facts, r) for r in results[start:]]
         return results, found
 
-    def _evaluate_rule(self, compiled: CompiledRule, facts: HostFacts, scope: Scope,
-                       results: list[Result], findings: list[Finding] | None) -> None:
-        """Appends the rule's results, and its findings unless `findings` is None."""
+    def _evaluate_rule(self, compiled: CompiledRule, facts: HostFacts, scope: Scope, results: list[Result],
+                       findings: list[Finding] | None, subjects: set[str] | None = None) -> None:
+        """Appends the rule's results (on `subjects` alone, if given), and its
+        findings unless `findings` is None."""
         host = scope.ns["host"]
         rule = compiled.rule
         host_name = f"host {facts.nodename or facts.host}"
@@ -220,7 +242,9 @@ class Engine:
                 return
             pairs = list(zip(items, host[attr]))
         for item, data in pairs:
-            scope.set("s", data, _cut(data, compiled.s_fields))
+            if subjects is not None and namer(item) not in subjects:
+                continue
+            scope.set("s", data)
             scope.set("v", {})
             result, finding = self._evaluate_subject(compiled, namer(item), scope, item, facts, findings is not None)
             results.append(result)
@@ -356,6 +380,19 @@ class Engine:
                 if part and part not in out:
                     out.append(part)
         return out
+
+
+def _moved(before: list[Any] | None, after: list[Any] | None, namer: Namer) -> set[str] | None:
+    """The subjects (as results name them) that differ between two lists of
+    them, or None when the lists cannot be compared subject by subject (one is
+    missing or empty, so a result names the host, or two subjects share a name)."""
+    if not before or not after:
+        return None
+    old = {namer(item): item for item in before}
+    new = {namer(item): item for item in after}
+    if len(old) != len(before) or len(new) != len(after):
+        return None
+    return {name for name in old.keys() | new.keys() if old.get(name) != new.get(name)}
 
 
 def _partial(compiled: CompiledRule, facts: HostFacts, result: Result) -> Result:
