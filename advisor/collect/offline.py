@@ -145,14 +145,11 @@ class Loader:
     def _inside(self, child: Path, folder: Path, shown: str) -> bool:
         """A folder's entry is read only when it stays inside the folder the
         user named: a link to elsewhere (a plan, a bundle, /etc) is said, not followed."""
-        try:
-            inside = child.resolve().is_relative_to(folder.resolve())
-        except (OSError, RuntimeError):
-            inside = False
-        if not inside:
-            self.errors.append(f"{shown.rstrip('/')}/{readable(child.name)}: a symbolic link to outside the folder "
-                               f"given; not read")
-        return inside
+        if safefs.inside(child, folder):
+            return True
+        self.errors.append(f"{shown.rstrip('/')}/{readable(child.name)}: a symbolic link to outside the folder "
+                           f"given; not read")
+        return False
 
 
 def _members_wanted(name: str) -> Callable[[str], bool] | None:

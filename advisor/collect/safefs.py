@@ -25,8 +25,9 @@ def refusal(path: Path, root: Path) -> str | None:
     """Why `path` (inside the folder `root`) must not be read, or None when it may."""
     try:
         # every component, not only the last: a linked folder above the file
-        # (sos_commands/networking, an Explorer's etc/) leads outside as well
-        if not path.resolve().is_relative_to(root.resolve()):
+        # (sos_commands/networking, an Explorer's etc/) leads outside as well;
+        # a file directly in the folder that is no link cannot (and costs no resolving)
+        if not _plain_child(path, root) and not path.resolve().is_relative_to(root.resolve()):
             return "a symbolic link to outside the bundle (the file, or a folder above it); not read"
         info = os.stat(path)
     except (OSError, RuntimeError):
@@ -38,6 +39,22 @@ def refusal(path: Path, root: Path) -> str | None:
     if info.st_nlink > 1 and info.st_uid != _owner(root):
         return f"a hard link to a file of another user (uid {info.st_uid}); not read"
     return None
+
+
+def _plain_child(path: Path, folder: Path) -> bool:
+    """`path` is an entry of `folder` itself, and not a symbolic link."""
+    try:
+        return path.parent == folder and not stat.S_ISLNK(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def inside(path: Path, folder: Path) -> bool:
+    """`path`, followed through every link, stays inside `folder`."""
+    try:
+        return _plain_child(path, folder) or path.resolve().is_relative_to(folder.resolve())
+    except (OSError, RuntimeError):
+        return False
 
 
 def _owner(root: Path) -> int | None:
