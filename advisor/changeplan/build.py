@@ -77,7 +77,7 @@ def _merge(findings: list[Finding]) -> list[_Step]:
         for s in f.steps:
             key = (s.kind, s.code, s.domain)
             if key not in merged:
-                merged[key] = _Step(s.model_copy(deep=True))
+                merged[key] = _Step(s.model_copy())  # fields are only ever set anew on the copy; a Change is frozen
             entry = merged[key]
             if f.tag not in entry.fixes:
                 entry.fixes.append(f.tag)
@@ -103,7 +103,7 @@ def _sizing(steps: list[_Step], host: _Host, notes: list[str]) -> list[_Step]:
     for key, group in by_key.items():
         kind, _, name = key.partition(":")
         pick = (min if kind == "vsw-mtu" else max)(group, key=lambda s: s.step.amount or 0)
-        chosen = _Step(pick.step.model_copy(deep=True), [t for s in group for t in s.fixes if t not in pick.fixes])
+        chosen = _Step(pick.step.model_copy(), [t for s in group for t in s.fixes if t not in pick.fixes])
         chosen.fixes = list(dict.fromkeys(pick.fixes + chosen.fixes))
         if chosen.step.change is not None:  # the merged amount may open or close a live path
             chosen.step.takes_effect = "restart" if operations.get(chosen.step.change.op).restarts(
