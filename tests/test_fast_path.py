@@ -81,6 +81,21 @@ def test_an_expression_sees_every_field_it_reads_of_a_subject(source: str, value
     assert cel_env.Expr(source, "test").test(scope) is value
 
 
+def test_a_hosts_cel_context_is_freed_with_its_scope() -> None:
+    """A context that held its own scope (through the resolver) would be a
+    cycle through the CEL core, which the collector cannot see into: every
+    host's converted facts would stay until the end of a fleet's review."""
+    import gc
+    import weakref
+
+    scope = cel_env.Scope(cel={"host": {"arch": "sparc"}}, s={"mtu": 1}, host={"arch": "sparc"})
+    assert cel_env.Expr("s.mtu == 1 && host.arch == 'sparc'", "test").test(scope)
+    gone = weakref.ref(scope)
+    del scope
+    gc.collect()
+    assert gone() is None
+
+
 # Lines a kstat dump (or a damaged copy of one) can hold.
 _NAMES = st.sampled_from(["vnet0ldc1", "vswldc3", "vnetldc0x0", "tcpstat", "tcp", "cpu_stat0", "misc"])
 _STATS = st.sampled_from(sorted(kstat_facts.LDC_STATS | kstat_facts.TCP_LSO_STATS) + ["outDataSegs", "ierrors", "x"])

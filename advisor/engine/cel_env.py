@@ -55,6 +55,24 @@ def reads(source: str) -> dict[str, frozenset[str] | None]:
     return out
 
 
+class _Lazy:
+    """The lazy variables' values and the fields the running expression reads:
+    the context's resolver. Kept apart from the Scope, which holds the context:
+    a context holding its scope would be a cycle through the CEL core, which
+    Python's collector cannot see into, and every host's context would stay."""
+
+    def __init__(self, values: dict[str, Any]):
+        self.values = values
+        self.reading: dict[str, frozenset[str] | None] = {}
+
+    def __call__(self, name: str) -> Any:
+        value = self.values.get(name)
+        fields = self.reading.get(name)
+        if fields is None or not isinstance(value, dict):
+            return value
+        return {k: value[k] for k in fields if k in value}
+
+
 class Scope:
     """The variables of one evaluation, kept twice: as Python values for
     templates, and as a CEL context. The context converts every variable it
@@ -69,26 +87,18 @@ class Scope:
 
     def __init__(self, cel: dict[str, Any] | None = None, **variables: Any):
         self.ns: dict[str, Any] = dict(variables)
-        self.lazy: dict[str, Any] = {k: v for k, v in {**variables, **(cel or {})}.items() if k in self.LAZY}
-        self.reading: dict[str, frozenset[str] | None] = {}
+        self.lazy = _Lazy({k: v for k, v in {**variables, **(cel or {})}.items() if k in self.LAZY})
         # A lazy variable whose value is None reads as this registered null: the
         # resolver's None means "not mine".
         eager = {k: None if k in self.LAZY else v for k, v in {**variables, **(cel or {})}.items()}
         self.ctx = _cel.Context(variables=eager, functions=FUNCTIONS)
-        self.ctx.set_variable_resolver(self._resolve)
-
-    def _resolve(self, name: str) -> Any:
-        value = self.lazy.get(name)
-        fields = self.reading.get(name)
-        if fields is None or not isinstance(value, dict):
-            return value
-        return {k: value[k] for k in fields if k in value}
+        self.ctx.set_variable_resolver(self.lazy)
 
     def set(self, name: str, value: Any, cel: Any = None) -> None:
         """`cel`, when given, is what CEL sees instead of `value`."""
         self.ns[name] = value
         if name in self.LAZY:
-            self.lazy[name] = value if cel is None else cel
+            self.lazy.values[name] = value if cel is None else cel
         else:
             self.ctx.add_variable(name, value if cel is None else cel)
 
@@ -185,12 +195,12 @@ class Expr:
         return self._program
 
     def run(self, scope: Scope) -> Any:
-        scope.reading = self.reads
+        scope.lazy.reading = self.reads
         return self.program.execute(scope.ctx)
 
     def test(self, scope: Scope) -> bool:
         """A condition: true or false, or TypeError when a fact it needs is unknown."""
-        scope.reading = self.reads
+        scope.lazy.reading = self.reads
         value = self.program.execute(scope.ctx)
         if not isinstance(value, bool):
             raise TypeError(f"condition gave {value!r}, not true or false")
