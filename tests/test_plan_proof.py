@@ -320,3 +320,23 @@ def test_a_plan_is_judged_again_as_a_full_review_would_judge_its_model() -> None
     assert _outcomes(again) == _outcomes(engine.evaluate(one, findings=False)[0])
     other = [r for r in results if r.subject == f"domain {one.domains[2].name}"]
     assert other and all(any(r is a for a in again) for r in other)  # kept, not judged again
+
+
+def test_a_host_rule_that_reads_its_subject_is_judged_again_when_the_host_changes(tmp_path: Path) -> None:
+    """A rule on the host may read it as `s`: a change to what it reads so is a change it is judged on again."""
+    from advisor.engine import packs
+    from advisor.engine.evaluate import Engine
+
+    (tmp_path / "site.yaml").write_text(_MAPIN_AS_S)
+    engine = Engine([r for r in packs.load([tmp_path]) if r.id == "site.mapin"])
+    captured = _facts(local_mapin="off")
+    results, _findings = engine.evaluate(captured)
+    assert [r.status for r in results] == ["fail"]
+    model = simulate._model(captured)
+    model.local_mapin = "on"
+    assert [r.status for r in engine.again(captured, model, results)] == ["pass"]
+
+
+_MAPIN_AS_S = _KEEP_JUMBO.replace("site.keep-jumbo", "site.mapin").replace("subject: vsw", "subject: host").replace(
+    "applies: \"s.name == 'primary-vsw1'\"", "applies: \"true\"").replace("requires: [s.mtu]", "requires: []").replace(
+    "s.mtu < 9000", "s.local_mapin == 'off'").replace("{s.name} runs MTU {s.mtu}", "mapin {s.local_mapin}")

@@ -78,8 +78,10 @@ class CompiledRule:
                                         *[x for _, w, f in self.remedies for x in (w, f)], *self.restarts,
                                         *[e for _, e in self.impacts]) if e is not None]
         # None: all of it; a path a rule requires is read as well, by the engine
-        self.host_reads = _fields("host", [e.source for e in self.expressions]
-                                  + [*rule.requires, *[p for c in rule.checks for p in c.requires]])
+        read = [e.source for e in self.expressions] + [*rule.requires, *[p for c in rule.checks for p in c.requires]]
+        self.host_reads = _fields("host", read)
+        if rule.subject == "host":  # its subject, s, is the host
+            self.host_reads = _union([self.host_reads, _fields("s", read)])
         texts = [rule.message, rule.observed, rule.expected, *[t for r in rule.remediation for t in r.templates],
                  *[t for c in rule.checks for t in (c.message, c.observed, c.expected) if t]]
         for template in texts:
@@ -102,6 +104,10 @@ def _fields(name: str, sources: list[str]) -> set[str] | None:
         return None
     field = re.compile(rf"\b{name}\s*\.\s*([a-z_][a-z0-9_]*)")
     return {found for src in sources for found in field.findall(src)}
+
+
+def _union(fields: list[set[str] | None]) -> set[str] | None:
+    return None if any(f is None for f in fields) else set().union(*fields)  # type: ignore[arg-type]
 
 
 def _cut(data: Any, fields: set[str] | None) -> Any:
@@ -191,11 +197,16 @@ class Engine:
         a rule in `subjects`, those subjects alone), and the findings of those
         that fail (left out with `findings=False`: a judgment of a plan needs
         only the results)."""
-        host = facts.dump()
-        scope = Scope(cel={"host": _cut(host, self.host_fields)}, host=host, intent=self.intents, p={}, s=None, v={}, item=None)
+        rules = self.rules if only is None else [c for c in self.rules if c.rule.id in only]
+        reads = self.host_fields if only is None else _union([c.host_reads for c in rules])
+        if only is None or reads is None:
+            host = facts.dump()
+        else:  # a plan's judgment of a few rules: their facts alone, and their subjects
+            host = facts.dump(only=reads | {a for c in rules if (a := SUBJECTS[c.rule.subject][0])})
+        scope = Scope(cel={"host": _cut(host, reads)}, host=host, intent=self.intents, p={}, s=None, v={}, item=None)
         results: list[Result] = []
         found: list[Finding] = []
-        for compiled in self.rules if only is None else [c for c in self.rules if c.rule.id in only]:
+        for compiled in rules:
             start = len(results)
             self._evaluate_rule(compiled, facts, scope, results, found if findings else None,
                                 (subjects or {}).get(compiled.rule.id))

@@ -55,9 +55,10 @@ class Record:
             raise AttributeError(f"{type(self).__name__} has no field {name}")
         object.__setattr__(self, name, value)
 
-    def dump(self, exclude: set[str] | frozenset[str] = frozenset()) -> dict[str, Any]:
-        """The fields as plain dicts, lists and values (what CEL is given)."""
-        return {name: _plain(getattr(self, name)) for name in self._defaults if name not in exclude}
+    def dump(self, exclude: set[str] | frozenset[str] = frozenset(), only: set[str] | None = None) -> dict[str, Any]:
+        """The fields (`only` these, if given) as plain dicts, lists and values (what CEL is given)."""
+        return {name: _plain(getattr(self, name)) for name in self._defaults
+                if name not in exclude and (only is None or name in only)}
 
     @classmethod
     def fields(cls) -> list[str]:
