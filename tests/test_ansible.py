@@ -413,3 +413,44 @@ def test_a_bundle_of_several_gzip_streams_is_refused(bundle, tmp_path) -> None:
     with pytest.raises(bundle.BundleError, match="data after its gzip stream"):
         bundle.check(one + one, "web1-20261123T010203Z.tar.gz")
     bundle.check(one, "web1-20261123T010203Z.tar.gz")
+
+
+def test_a_bundle_whose_name_gives_no_folder_or_with_an_absolute_member_is_refused(bundle) -> None:
+    """With no folder in the name, every member counted as inside it, an absolute one too:
+    one member named /manifest.yaml passed the check, and advisor review refused it only on unpacking."""
+    manifest = b"format: advisor-capture/1\n"
+    member = tarfile.TarInfo("/manifest.yaml")
+    member.size = len(manifest)
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w:gz") as tar:
+        tar.addfile(member, io.BytesIO(manifest))
+    absolute = raw.getvalue()
+    for name in (".tar.gz", "-20261123T010203Z.tar.gz"):
+        with pytest.raises(bundle.BundleError, match=f"the bundle's name '{name}' gives no folder for its host"):
+            bundle.check(absolute, name)
+    with pytest.raises(bundle.BundleError, match="the bundle holds '/manifest.yaml', an absolute path"):
+        bundle.check(absolute, "web1-20261123T010203Z.tar.gz")
+
+
+def test_a_sparse_member_is_refused_by_the_size_unpacking_would_write(bundle) -> None:
+    """A GNU sparse member whose real size is 100 GiB takes one header block: the
+    check counted the bytes inflated, a few hundred, where unpacking writes 100 GiB."""
+    manifest = b"format: advisor-capture/1\n"
+    head = tarfile.TarInfo("web1/manifest.yaml")
+    head.size = len(manifest)
+    sparse = tarfile.TarInfo("web1/kstat-p.txt")
+    sparse.type = tarfile.GNUTYPE_SPARSE  # no data regions: all of it a hole
+    block = bytearray(sparse.tobuf(format=tarfile.GNU_FORMAT))
+    block[483:495] = tarfile.itn(100 << 30, 12, tarfile.GNU_FORMAT)  # the member's real size
+    block[148:155] = b"%06o\0" % tarfile.calc_chksums(bytes(block))[0]
+    raw = (head.tobuf(format=tarfile.GNU_FORMAT) + manifest + bytes(-len(manifest) % 512) + bytes(block)
+           + bytes(1024))
+    data = gzip.compress(raw)
+    assert len(data) < 200
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        member = tar.getmember("web1/kstat-p.txt")
+    assert member.issparse() and member.size == 100 << 30
+    with pytest.raises(bundle.BundleError) as refused:
+        bundle.check(data, "web1-20261123T010203Z.tar.gz")
+    assert str(refused.value) == ("the bundle holds 'web1/kstat-p.txt', a sparse file of 107,374,182,400 bytes "
+                                  "(a collector writes none)")

@@ -33,6 +33,7 @@ from ansible_collections.advisor.fleet.plugins.module_utils.pax_headers import C
 PLATFORMS = {"SunOS": "solaris", "Linux": "linux", "HP-UX": "hpux"}
 PRIVILEGED = ("solaris",)  # where the script has sudo/pfexec variants (ldm and ndd)
 MAX_BUNDLE_BYTES = 4 << 30  # unpacked; a kstat dump of the largest system is a few hundred MiB
+MAX_MEMBER_BYTES = 2 << 30  # one file, as advisor review unpacks it (advisor/collect/safetar.py)
 MAX_HEADER_BYTES = 64 << 10  # a member's long name or pax header: real ones are a few hundred bytes
 MAX_HEADERS_BYTES = 1 << 20  # all of them: tarfile keeps every member's name, and global pax headers add up
 MAX_MEMBERS = 20_000  # headers (members, and long-name or pax headers): a bundle holds a few dozen files
@@ -122,7 +123,10 @@ def check(data: bytes, name: str) -> None:
     """One whole gzip stream (its checksum and length verified, nothing after
     it) holding a tar of one folder `name`, with regular files and folders
     only, not too large. The collector writes one stream; gzip readers go on
-    into any that follow, which the size check would not have counted."""
+    into any that follow, which the size check would not have counted. The
+    sizes the members' headers give are what unpacking writes, so they are
+    bounded too: a sparse member's is not what the archive holds (100 GiB
+    from a few hundred bytes), and collectors write no sparse files."""
     inflater = zlib.decompressobj(wbits=31)
     size = 0
     for offset in range(0, len(data), 1 << 16):
@@ -141,19 +145,37 @@ def check(data: bytes, name: str) -> None:
         raise BundleError("the bundle has data after its gzip stream")
     folder = name[:-len(".tar.gz")] if name.endswith(".tar.gz") else name
     folder = folder.rsplit("-", 1)[0]  # <name>-<stamp>.tar.gz holds <name>/
+    if folder in ("", ".", "..") or "/" in folder:  # an empty one would let "/etc/..." count as inside it
+        raise BundleError(f"the bundle's name {name!r} gives no folder for its host")
+    members = _members(data)
+    declared = 0
+    for member in members:
+        if member.name.startswith("/"):
+            raise BundleError(f"the bundle holds {member.name!r}, an absolute path")
+        inside = member.name == folder or member.name.startswith(folder + "/")
+        if not inside or ".." in member.name.split("/") or not (member.isfile() or member.isdir()):
+            raise BundleError(f"the bundle holds {member.name!r}, outside its folder {folder}/ or not a plain file")
+        if member.issparse():  # its size is what unpacking writes, not what the archive holds
+            raise BundleError(f"the bundle holds {member.name!r}, a sparse file of {member.size:,} bytes "
+                              f"(a collector writes none)")
+        if member.size > MAX_MEMBER_BYTES:
+            raise BundleError(f"the bundle holds {member.name!r}, of {member.size:,} bytes "
+                              f"(more than {MAX_MEMBER_BYTES >> 30} GiB)")
+        declared += member.size
+        if declared > MAX_BUNDLE_BYTES:
+            raise BundleError(f"the bundle's files take more than {MAX_BUNDLE_BYTES >> 30} GiB")
+    if not any(m.name == f"{folder}/manifest.yaml" for m in members):
+        raise BundleError("the bundle has no manifest.yaml")
+
+
+def _members(data: bytes) -> list[tarfile.TarInfo]:
     try:
         with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz", tarinfo=_BoundedTarInfo) as tar:
-            members = tar.getmembers()
+            return tar.getmembers()
     except UnsafePaxHeader as exc:
         raise BundleError(f"the bundle has {exc}") from None
     except (tarfile.TarError, OSError, EOFError) as exc:
         raise BundleError(f"the bundle is not a readable tar archive ({exc})") from None
-    for member in members:
-        inside = member.name == folder or member.name.startswith(folder + "/")
-        if not inside or ".." in member.name.split("/") or not (member.isfile() or member.isdir()):
-            raise BundleError(f"the bundle holds {member.name!r}, outside its folder {folder}/ or not a plain file")
-    if not any(m.name == f"{folder}/manifest.yaml" for m in members):
-        raise BundleError("the bundle has no manifest.yaml")
 
 
 def not_collected_bundle(host: str, reason: str) -> bytes:
