@@ -16,6 +16,7 @@ import importlib
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import tarfile
@@ -281,6 +282,56 @@ def test_a_slow_host_keeps_what_it_gave_and_another_system_is_recorded_as_not_co
     assert hosts["linux-02"]["errors"] == [] and hosts["linux-02"]["findings"]
 
 
+def _recap(play: subprocess.CompletedProcess[str]) -> dict[str, dict[str, int]]:
+    """PLAY RECAP's counts by host: {"linux-02": {"ok": 2, "changed": 1, ...}}."""
+    return {m[1]: {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", m[2])}
+            for m in re.finditer(r"^(\S+)\s+:\s+(ok=\d+.*)$", play.stdout, re.M)}
+
+
+def test_check_mode_collects_and_writes_nothing_and_changed_means_a_host_s_outputs_changed(env, fleet, tmp_path) -> None:
+    """Collecting is read-only on the hosts: --check connects and collects, and writes nothing on the
+    controller. A second run reports no change; a host whose outputs changed is the one changed."""
+    hosts = ["solaris-01", "linux-02", "hpux-03", "down-01"]  # down-01: nothing listens
+    keep = ("-e", "advisor_fail_uncollected=false")  # its record is kept, and compared, as a bundle too
+    limit = ("--limit", ",".join(hosts))
+    captures = tmp_path / "captures"
+
+    def collected() -> dict[str, int]:  # collectors run on each host so far (each runs uname -a once; the action never)
+        sent = fleet.sent()
+        return {h: sum(1 for line in sent if line == f"{fleet.hosts[h]} uname -a") for h in hosts}
+
+    def changed(play: subprocess.CompletedProcess[str]) -> dict[str, int]:
+        assert play.returncode == 0, play.stdout[-3000:]
+        return {h: counts["changed"] for h, counts in _recap(play).items()}
+
+    before = collected()
+    checked = _play(env, fleet, "advisor.fleet.collect", tmp_path, *limit, *keep, "--check")
+    assert changed(checked) == {"solaris-01": 1, "linux-02": 1, "hpux-03": 1, "down-01": 1}  # none on the controller yet
+    after = collected()
+    in_check_mode = {h: after[h] - before[h] for h in hosts}
+    assert all(in_check_mode[h] > 0 for h in hosts[:3]) and in_check_mode["down-01"] == 0, in_check_mode
+    assert list(tmp_path.iterdir()) == []  # no captures folder, nothing else either
+
+    assert changed(_play(env, fleet, "advisor.fleet.collect", tmp_path, *limit, *keep)) == dict.fromkeys(hosts, 1)
+    assert {h: n - after[h] for h, n in collected().items()} == in_check_mode  # the same commands as a real run
+    assert sorted(p.name for p in captures.iterdir()) == sorted(f"{h}.tar.gz" for h in hosts)
+    assert changed(_play(env, fleet, "advisor.fleet.collect", tmp_path, *limit, *keep)) == dict.fromkeys(hosts, 0)
+
+    address = fleet.hosts["linux-02"]
+    fleet.serving[address].assign(address, CAPTURES / "ovm-dom0-tuned", "uname-s=Linux")  # its settings changed
+    try:
+        kept = {p.name: p.read_bytes() for p in captures.iterdir()}
+        checked = _play(env, fleet, "advisor.fleet.collect", tmp_path, *limit, *keep, "--check")
+        assert changed(checked) == {"solaris-01": 0, "linux-02": 1, "hpux-03": 0, "down-01": 0}
+        assert {p.name: p.read_bytes() for p in captures.iterdir()} == kept  # check mode wrote nothing
+        assert changed(_play(env, fleet, "advisor.fleet.collect", tmp_path, *limit, *keep)) == {
+            "solaris-01": 0, "linux-02": 1, "hpux-03": 0, "down-01": 0}
+    finally:
+        fleet.serving[address].assign(address, CAPTURES / "ovm-dom0-untuned", "uname-s=Linux")
+    _, reviewed = _review(captures / "linux-02.tar.gz")
+    assert reviewed["linux-02"]["errors"] == [] and reviewed["linux-02"]["status"] == "clean"  # the tuned one
+
+
 def _bundle(folder: str, files: dict[str, bytes]) -> bytes:
     raw = io.BytesIO()
     with tarfile.open(fileobj=raw, mode="w:gz") as tar:
@@ -454,3 +505,24 @@ def test_a_sparse_member_is_refused_by_the_size_unpacking_would_write(bundle) ->
         bundle.check(data, "web1-20261123T010203Z.tar.gz")
     assert str(refused.value) == ("the bundle holds 'web1/kstat-p.txt', a sparse file of 107,374,182,400 bytes "
                                   "(a collector writes none)")
+
+
+def test_a_bundle_s_outputs_leave_out_when_it_was_collected(bundle) -> None:
+    """changed compares what a host said, not when: the manifest's collected_at, the archive's
+    times and the gzip header's are left out; one byte of one output is not."""
+    def made(stamp: str, mtime: int, kstat: bytes) -> bytes:
+        manifest = f"format: advisor-capture/1\nhost: web1\ncollected_at: \"{stamp}\"\ncommands: []\n".encode()
+        raw = io.BytesIO()
+        with tarfile.open(fileobj=raw, mode="w") as tar:
+            for name, data in (("manifest.yaml", manifest), ("kstat-p.txt", kstat)):
+                info = tarfile.TarInfo(f"web1/{name}")
+                info.size, info.mtime = len(data), mtime
+                tar.addfile(info, io.BytesIO(data))
+        return gzip.compress(raw.getvalue(), mtime=mtime)
+
+    first = made("2026-11-23T01:02:03Z", 1_700_000_000, b"unix:0:misc:x\t1\n")
+    again = made("2026-11-24T01:02:03Z", 1_700_086_400, b"unix:0:misc:x\t1\n")
+    other = made("2026-11-24T01:02:03Z", 1_700_086_400, b"unix:0:misc:x\t2\n")
+    assert first != again
+    assert bundle.outputs(first) == bundle.outputs(again) != bundle.outputs(other)
+    assert sorted(bundle.outputs(first)) == ["kstat-p.txt", "manifest.yaml"]
