@@ -154,6 +154,41 @@ def test_ansible_lint_is_clean(env) -> None:
     assert res.returncode == 0, res.stdout + res.stderr
 
 
+def test_every_role_variable_is_documented_and_a_wrong_one_is_refused_before_any_host_is_contacted(
+        env, fleet, tmp_path) -> None:
+    role = COLLECTION / "roles" / "advisor"
+    specs = yaml.safe_load((role / "meta" / "argument_specs.yml").read_text())["argument_specs"]
+    defaults = yaml.safe_load((role / "defaults" / "main.yml").read_text())
+    options = {name: option for entry in specs.values() for name, option in entry["options"].items()}
+    assert sorted(options) == sorted(defaults)
+    assert {name: option.get("default") for name, option in options.items()} == defaults
+    for entry, tasks in (("main", "main.yml"), ("review", "review.yml")):  # what each entry point's tasks read
+        assert set(re.findall(r"\badvisor_\w+", (role / "tasks" / tasks).read_text())) <= set(specs[entry]["options"])
+    shown = subprocess.run([BIN / "ansible-doc", "-t", "role", "advisor.fleet.advisor"], env=env,
+                           capture_output=True, text=True, timeout=120)
+    assert shown.returncode == 0, shown.stderr
+    assert "ENTRY POINT: *main*" in shown.stdout and "ENTRY POINT: *review*" in shown.stdout
+    for name, option in options.items():
+        assert re.search(rf"^- {name}\s", shown.stdout, re.M), name
+        assert f"type: {option['type']}" in shown.stdout
+
+    before = len(fleet.sent())
+    for playbook, wrong, said in (
+            ("advisor.fleet.collect", "advisor_timeout=soon", "argument 'advisor_timeout' is of type str and we "
+                                                              "were unable to convert to int"),
+            ("advisor.fleet.collect", "advisor_privilege=root", "advisor_privilege must be one of: none, sudo, pfexec"),
+            ("advisor.fleet.collect", "advisor_fail_uncollected=maybe", "unable to convert to bool")):
+        play = _play(env, fleet, playbook, tmp_path, "--limit", "linux-02", "-e", wrong)
+        assert play.returncode == 2 and "Validation of arguments failed" in play.stdout, play.stdout[-3000:]
+        assert said in play.stdout, play.stdout[-3000:]
+    assert len(fleet.sent()) == before  # refused before the host was contacted
+    assert not (tmp_path / "captures").exists()
+    # the review's own variables, when the review starts (down-01: its collection is a quick refusal)
+    audit = _play(env, fleet, "advisor.fleet.audit", tmp_path, "--limit", "down-01", "-e", "advisor_fail_on=severe")
+    assert audit.returncode == 2 and "advisor_fail_on must be one of: critical, high" in audit.stdout, audit.stdout[-3000:]
+    assert not (tmp_path / "reports").exists()
+
+
 def test_the_collection_builds_into_a_tarball_that_installs(env, tmp_path) -> None:
     built = subprocess.run([BIN / "ansible-galaxy", "collection", "build", str(COLLECTION), "--output-path", str(tmp_path)],
                            env=env, capture_output=True, text=True, timeout=120)
@@ -247,7 +282,8 @@ def test_audit_playbook_reviews_its_own_hosts_and_fails_on_the_gate(env, fleet, 
     stale = tmp_path / "captures" / "linux-02.tar.gz"  # a bundle of another run, untuned: never judged here
     stale.parent.mkdir(parents=True)
     stale.write_bytes(b"not even a bundle")
-    passed = _play(env, fleet, "advisor.fleet.audit", tmp_path, "--limit", ",".join(tuned))
+    passed = _play(env, fleet, "advisor.fleet.audit", tmp_path, "--limit", ",".join(tuned),
+                   "-e", "advisor_min_score=1")  # a number: the gate gets --min-score 1
     assert passed.returncode == 0, passed.stdout[-3000:]
     report = json.loads((tmp_path / "reports" / "report.json").read_text())
     assert sorted(h["host"] for h in report["hosts"]) == sorted(tuned)
