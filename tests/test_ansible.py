@@ -3,7 +3,7 @@
 ansible-core from PyPI drives a fleet of 24 hosts: Solaris, Linux/Xen and
 HP-UX stub hosts served by real OpenSSH servers, two that refuse the key and
 two addresses where nothing listens. The collection is installed the way its
-users install it (`ansible-galaxy collection install ./ansible`), and its
+users install it (`ansible-galaxy collection install <checkout>/ansible`), and its
 bundles are reviewed by advisor exactly as `advisor collect`'s are.
 """
 
@@ -146,6 +146,8 @@ def test_the_collection_ships_this_release_s_collector_scripts() -> None:
         assert (FILES / name).read_text() == text, (
             f"{name} is stale: regenerate with `advisor collector-script --platform ... > ansible/roles/advisor/files/{name}`")
     assert yaml.safe_load((COLLECTION / "galaxy.yml").read_text())["version"] == __version__
+    assert (COLLECTION / "docs" / "fleet.md").read_text() == (ROOT / "docs" / "fleet.md").read_text(), (
+        "ansible/docs/fleet.md is stale: cp docs/fleet.md ansible/docs/fleet.md")
 
 
 def test_ansible_lint_is_clean(env) -> None:
@@ -190,18 +192,39 @@ def test_every_role_variable_is_documented_and_a_wrong_one_is_refused_before_any
 
 
 def test_the_collection_builds_into_a_tarball_that_installs(env, tmp_path) -> None:
-    built = subprocess.run([BIN / "ansible-galaxy", "collection", "build", str(COLLECTION), "--output-path", str(tmp_path)],
-                           env=env, capture_output=True, text=True, timeout=120)
+    """As the README says, from a folder that is not the checkout: the tarball goes where --output-path
+    says, carries its licence and the documents its README links to, and installs elsewhere."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    left = set(ROOT.glob("*.tar.gz")) | set(COLLECTION.glob("*.tar.gz"))
+    built = subprocess.run([BIN / "ansible-galaxy", "collection", "build", str(COLLECTION), "--output-path",
+                            str(tmp_path / "dist")], cwd=elsewhere, env=env, capture_output=True, text=True, timeout=120)
     assert built.returncode == 0, built.stderr
-    tarball = tmp_path / f"advisor-fleet-{__version__}.tar.gz"
+    assert set(ROOT.glob("*.tar.gz")) | set(COLLECTION.glob("*.tar.gz")) == left and list(elsewhere.iterdir()) == []
+    tarball = tmp_path / "dist" / f"advisor-fleet-{__version__}.tar.gz"
     with tarfile.open(tarball) as tar:
-        names = tar.getnames()
-    assert "roles/advisor/files/collect-solaris.sh" in names and "plugins/action/bundle.py" in names
-    elsewhere = {**env, "ANSIBLE_COLLECTIONS_PATH": str(tmp_path / "c")}  # not where the fixture installed it
-    installed = subprocess.run([BIN / "ansible-galaxy", "collection", "install", str(tarball), "-p", str(tmp_path / "c")],
-                               env=elsewhere, capture_output=True, text=True, timeout=120)
-    assert installed.returncode == 0, installed.stderr
+        names = set(tar.getnames())
+        texts = {n: tar.extractfile(n).read().decode() for n in names if n.endswith(".md")}  # type: ignore[union-attr]
+        manifest = json.loads(tar.extractfile("MANIFEST.json").read())  # type: ignore[union-attr]
+    assert {"roles/advisor/files/collect-solaris.sh", "plugins/action/bundle.py", "LICENSE", "docs/fleet.md",
+            "roles/advisor/meta/argument_specs.yml", "README.md", "CHANGELOG.md"} <= names
+    info = manifest["collection_info"]
+    assert info["license"] == ["Apache-2.0"] and "invalid" not in json.dumps(info)
+    assert info["repository"] is None and info["documentation"] is None and info["issues"] is None
+    for name, text in texts.items():  # every relative link resolves inside the tarball
+        for target in re.findall(r"\]\(([^)#\s]+)", text):
+            if "://" not in target:
+                resolved = os.path.normpath(os.path.join(os.path.dirname(name), target))
+                assert resolved in names, f"{name}: link {target} is not in the collection"
+    assert "](docs/fleet.md)" in texts["README.md"]
+    installed = {**env, "ANSIBLE_COLLECTIONS_PATH": str(tmp_path / "c")}  # not where the fixture installed it
+    done = subprocess.run([BIN / "ansible-galaxy", "collection", "install", str(tarball), "-p", str(tmp_path / "c")],
+                          cwd=elsewhere, env=installed, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
     assert (tmp_path / "c" / "ansible_collections" / "advisor" / "fleet" / "playbooks" / "audit.yml").is_file()
+    for doc in (["-t", "role", "advisor.fleet.advisor"], ["advisor.fleet.bundle"], ["advisor.fleet.gate"]):
+        shown = subprocess.run([BIN / "ansible-doc", *doc], env=installed, capture_output=True, text=True, timeout=120)
+        assert shown.returncode == 0 and shown.stdout and not shown.stderr, (doc, shown.stderr)
 
 
 def test_collect_playbook_gets_every_host_and_review_reports_the_failed_with_ansible_s_reason(env, fleet, tmp_path) -> None:
