@@ -150,10 +150,24 @@ def test_the_collection_ships_this_release_s_collector_scripts() -> None:
         "ansible/docs/fleet.md is stale: cp docs/fleet.md ansible/docs/fleet.md")
 
 
-def test_ansible_lint_is_clean(env) -> None:
-    res = subprocess.run([BIN / "ansible-lint", "--offline", "--nocolor"], cwd=COLLECTION, env=env,
+def _files(folder: Path) -> set[Path]:
+    return {p for p in folder.rglob("*") if "__pycache__" not in p.parts}
+
+
+def test_ansible_lint_s_production_profile_passes_on_the_checkout(env, tmp_path) -> None:
+    """In the checkout itself, not an installed copy, offline: the collection is found through a
+    collections folder that links to the checkout, and ansible-lint writes nothing in it."""
+    linked = tmp_path / "collections" / "ansible_collections" / "advisor"
+    linked.mkdir(parents=True)
+    (linked / "fleet").symlink_to(COLLECTION, target_is_directory=True)
+    checkout = {**env, "ANSIBLE_COLLECTIONS_PATH": str(tmp_path / "collections"), "HOME": str(tmp_path / "home"),
+                "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    before = _files(COLLECTION)
+    res = subprocess.run([BIN / "ansible-lint", "--offline", "--nocolor"], cwd=COLLECTION, env=checkout,
                          capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stdout + res.stderr
+    assert "Profile 'production' was required, and it passed." in res.stderr, res.stderr
+    assert _files(COLLECTION) == before
 
 
 def test_every_role_variable_is_documented_and_a_wrong_one_is_refused_before_any_host_is_contacted(
@@ -189,6 +203,7 @@ def test_every_role_variable_is_documented_and_a_wrong_one_is_refused_before_any
     audit = _play(env, fleet, "advisor.fleet.audit", tmp_path, "--limit", "down-01", "-e", "advisor_fail_on=severe")
     assert audit.returncode == 2 and "advisor_fail_on must be one of: critical, high" in audit.stdout, audit.stdout[-3000:]
     assert not (tmp_path / "reports").exists()
+
 
 
 def test_the_collection_builds_into_a_tarball_that_installs(env, tmp_path) -> None:
