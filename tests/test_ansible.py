@@ -3,7 +3,7 @@
 ansible-core from PyPI drives a fleet of 24 hosts: Solaris, Linux/Xen and
 HP-UX stub hosts served by real OpenSSH servers, two that refuse the key and
 two addresses where nothing listens. The collection is installed the way its
-users install it (`ansible-galaxy collection install ./ansible`), and its
+users install it (`ansible-galaxy collection install <checkout>/ansible`), and its
 bundles are reviewed by advisor exactly as `advisor collect`'s are.
 """
 
@@ -16,6 +16,8 @@ import importlib
 import io
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -145,27 +147,138 @@ def test_the_collection_ships_this_release_s_collector_scripts() -> None:
         assert (FILES / name).read_text() == text, (
             f"{name} is stale: regenerate with `advisor collector-script --platform ... > ansible/roles/advisor/files/{name}`")
     assert yaml.safe_load((COLLECTION / "galaxy.yml").read_text())["version"] == __version__
+    assert (COLLECTION / "docs" / "fleet.md").read_text() == (ROOT / "docs" / "fleet.md").read_text(), (
+        "ansible/docs/fleet.md is stale: cp docs/fleet.md ansible/docs/fleet.md")
 
 
-def test_ansible_lint_is_clean(env) -> None:
-    res = subprocess.run([BIN / "ansible-lint", "--offline", "--nocolor"], cwd=COLLECTION, env=env,
+def _files(folder: Path) -> set[Path]:
+    return {p for p in folder.rglob("*") if "__pycache__" not in p.parts}
+
+
+def test_ansible_lint_s_production_profile_passes_on_the_checkout(env, tmp_path) -> None:
+    """In the checkout itself, not an installed copy, offline: the collection is found through a
+    collections folder that links to the checkout, and ansible-lint writes nothing in it."""
+    linked = tmp_path / "collections" / "ansible_collections" / "advisor"
+    linked.mkdir(parents=True)
+    (linked / "fleet").symlink_to(COLLECTION, target_is_directory=True)
+    checkout = {**env, "ANSIBLE_COLLECTIONS_PATH": str(tmp_path / "collections"), "HOME": str(tmp_path / "home"),
+                "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    before = _files(COLLECTION)
+    res = subprocess.run([BIN / "ansible-lint", "--offline", "--nocolor"], cwd=COLLECTION, env=checkout,
                          capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stdout + res.stderr
+    assert "Profile 'production' was required, and it passed." in res.stderr, res.stderr
+    assert _files(COLLECTION) == before
+
+
+def test_every_role_variable_is_documented_and_a_wrong_one_is_refused_before_any_host_is_contacted(
+        env, fleet, tmp_path) -> None:
+    role = COLLECTION / "roles" / "advisor"
+    specs = yaml.safe_load((role / "meta" / "argument_specs.yml").read_text())["argument_specs"]
+    defaults = yaml.safe_load((role / "defaults" / "main.yml").read_text())
+    options = {name: option for entry in specs.values() for name, option in entry["options"].items()}
+    assert sorted(options) == sorted(defaults)
+    assert {name: option.get("default") for name, option in options.items()} == defaults
+    for entry, tasks in (("main", "main.yml"), ("review", "review.yml")):  # what each entry point's tasks read
+        assert set(re.findall(r"\badvisor_\w+", (role / "tasks" / tasks).read_text())) <= set(specs[entry]["options"])
+    shown = subprocess.run([BIN / "ansible-doc", "-t", "role", "advisor.fleet.advisor"], env=env,
+                           capture_output=True, text=True, timeout=120)
+    assert shown.returncode == 0, shown.stderr
+    assert "ENTRY POINT: *main*" in shown.stdout and "ENTRY POINT: *review*" in shown.stdout
+    for name, option in options.items():
+        assert re.search(rf"^- {name}\s", shown.stdout, re.M), name
+        assert f"type: {option['type']}" in shown.stdout
+
+    before = len(fleet.sent())
+    for playbook, wrong, said in (
+            ("advisor.fleet.collect", "advisor_timeout=soon", "argument 'advisor_timeout' is of type str and we "
+                                                              "were unable to convert to int"),
+            ("advisor.fleet.collect", "advisor_privilege=root", "advisor_privilege must be one of: none, sudo, pfexec"),
+            ("advisor.fleet.collect", "advisor_fail_uncollected=maybe", "unable to convert to bool")):
+        play = _play(env, fleet, playbook, tmp_path, "--limit", "linux-02", "-e", wrong)
+        assert play.returncode == 2 and "Validation of arguments failed" in play.stdout, play.stdout[-3000:]
+        assert said in play.stdout, play.stdout[-3000:]
+    assert len(fleet.sent()) == before  # refused before the host was contacted
+    assert not (tmp_path / "captures").exists()
+    # the review's own variables, when the review starts (down-01: its collection is a quick refusal)
+    audit = _play(env, fleet, "advisor.fleet.audit", tmp_path, "--limit", "down-01", "-e", "advisor_fail_on=severe")
+    assert audit.returncode == 2 and "advisor_fail_on must be one of: critical, high" in audit.stdout, audit.stdout[-3000:]
+    assert not (tmp_path / "reports").exists()
+
+
+# ansible-test sanity: the tests that need nothing beyond ansible-core and Python, so they run offline.
+SANITY = ["action-plugin-docs", "compile", "empty-init", "ignores", "line-endings", "no-assert", "no-get-exception",
+          "no-illegal-filenames", "no-smart-quotes", "replace-urlopen", "shebang", "symlinks", "use-argspec-type-path",
+          "use-compat-six"]
+# Not run, and why. Each of the first seven runs in a virtual environment of its own, which ansible-test
+# bootstraps by downloading pip from Ansible's CI file server: no package index serves it, so it cannot be set
+# up where advisor's CI runs (its packages, pinned by ansible-test, would come from the index at test time too).
+# Their ground is partly covered here: ansible-doc reads every plugin and the role from the built tarball, ruff
+# checks ansible/ in CI (pep8, pylint), ansible-lint runs yamllint over the YAML, and the plugins are imported
+# from an installed copy; validate-modules and runtime-metadata are not covered.
+SANITY_NOT_RUN = {"ansible-doc": "pip bootstrap", "import": "pip bootstrap", "pep8": "pip bootstrap",
+                  "pylint": "pip bootstrap", "runtime-metadata": "pip bootstrap", "validate-modules": "pip bootstrap",
+                  "yamllint": "pip bootstrap",
+                  "changelog": "no changelogs/ folder: CHANGELOG.md is written by hand (antsibull-changelog: pip)",
+                  "shellcheck": "needs the shellcheck program; the collector scripts are Bourne shell for Solaris 10, "
+                                "backquotes and all, generated by advisor and run under dash in its tests",
+                  "pslint": "PowerShell: the collection has none"}
+
+
+def test_ansible_test_sanity_passes_on_the_collection(tmp_path) -> None:
+    root = tmp_path / "ansible_collections" / "advisor" / "fleet"  # the layout ansible-test needs; it writes in it
+    shutil.copytree(COLLECTION, root, ignore=shutil.ignore_patterns("__pycache__", ".ansible"))
+    (tmp_path / "tmp").mkdir()
+    env = {"PATH": f"{BIN}:{os.environ['PATH']}", "HOME": str(tmp_path / "home"), "TMPDIR": str(tmp_path / "tmp"),
+           "LC_ALL": "C.UTF-8"}  # its virtual environments go under HOME
+    listed = subprocess.run([BIN / "ansible-test", "sanity", "--list-tests"], cwd=root, env=env,
+                            capture_output=True, text=True, timeout=120)
+    assert sorted(listed.stdout.split()) == sorted([*SANITY, *SANITY_NOT_RUN]), "a sanity test to run or to explain"
+    python = f"{sys.version_info.major}.{sys.version_info.minor}"
+    res = subprocess.run([BIN / "ansible-test", "sanity", "--python", python, "--color", "no",
+                          *(f"--test={test}" for test in SANITY)], cwd=root, env=env,
+                         capture_output=True, text=True, timeout=300)
+    said = res.stdout + res.stderr
+    assert res.returncode == 0, said
+    for test in SANITY:
+        assert f'Running sanity test "{test}"' in said, test
+    assert "ERROR" not in said and "FATAL" not in said, said
 
 
 def test_the_collection_builds_into_a_tarball_that_installs(env, tmp_path) -> None:
-    built = subprocess.run([BIN / "ansible-galaxy", "collection", "build", str(COLLECTION), "--output-path", str(tmp_path)],
-                           env=env, capture_output=True, text=True, timeout=120)
+    """As the README says, from a folder that is not the checkout: the tarball goes where --output-path
+    says, carries its licence and the documents its README links to, and installs elsewhere."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    left = set(ROOT.glob("*.tar.gz")) | set(COLLECTION.glob("*.tar.gz"))
+    built = subprocess.run([BIN / "ansible-galaxy", "collection", "build", str(COLLECTION), "--output-path",
+                            str(tmp_path / "dist")], cwd=elsewhere, env=env, capture_output=True, text=True, timeout=120)
     assert built.returncode == 0, built.stderr
-    tarball = tmp_path / f"advisor-fleet-{__version__}.tar.gz"
+    assert set(ROOT.glob("*.tar.gz")) | set(COLLECTION.glob("*.tar.gz")) == left and list(elsewhere.iterdir()) == []
+    tarball = tmp_path / "dist" / f"advisor-fleet-{__version__}.tar.gz"
     with tarfile.open(tarball) as tar:
-        names = tar.getnames()
-    assert "roles/advisor/files/collect-solaris.sh" in names and "plugins/action/bundle.py" in names
-    elsewhere = {**env, "ANSIBLE_COLLECTIONS_PATH": str(tmp_path / "c")}  # not where the fixture installed it
-    installed = subprocess.run([BIN / "ansible-galaxy", "collection", "install", str(tarball), "-p", str(tmp_path / "c")],
-                               env=elsewhere, capture_output=True, text=True, timeout=120)
-    assert installed.returncode == 0, installed.stderr
+        names = set(tar.getnames())
+        texts = {n: tar.extractfile(n).read().decode() for n in names if n.endswith(".md")}  # type: ignore[union-attr]
+        manifest = json.loads(tar.extractfile("MANIFEST.json").read())  # type: ignore[union-attr]
+    assert {"roles/advisor/files/collect-solaris.sh", "plugins/action/bundle.py", "LICENSE", "docs/fleet.md",
+            "roles/advisor/meta/argument_specs.yml", "README.md", "CHANGELOG.md"} <= names
+    info = manifest["collection_info"]
+    assert info["license"] == ["Apache-2.0"] and "invalid" not in json.dumps(info)
+    assert info["repository"] is None and info["documentation"] is None and info["issues"] is None
+    for name, text in texts.items():  # every relative link resolves inside the tarball
+        for target in re.findall(r"\]\(([^)#\s]+)", text):
+            if "://" not in target:
+                resolved = os.path.normpath(os.path.join(os.path.dirname(name), target))
+                assert resolved in names, f"{name}: link {target} is not in the collection"
+    assert "](docs/fleet.md)" in texts["README.md"]
+    installed = {**env, "ANSIBLE_COLLECTIONS_PATH": str(tmp_path / "c")}  # not where the fixture installed it
+    done = subprocess.run([BIN / "ansible-galaxy", "collection", "install", str(tarball), "-p", str(tmp_path / "c")],
+                          cwd=elsewhere, env=installed, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
     assert (tmp_path / "c" / "ansible_collections" / "advisor" / "fleet" / "playbooks" / "audit.yml").is_file()
+    for doc in (["-t", "role", "advisor.fleet.advisor"], ["advisor.fleet.bundle"], ["advisor.fleet.gate"]):
+        shown = subprocess.run([BIN / "ansible-doc", *doc], env=installed, capture_output=True, text=True, timeout=120)
+        assert shown.returncode == 0 and shown.stdout and not shown.stderr, (doc, shown.stderr)
 
 
 def test_collect_playbook_gets_every_host_and_review_reports_the_failed_with_ansible_s_reason(env, fleet, tmp_path) -> None:
@@ -246,7 +359,8 @@ def test_audit_playbook_reviews_its_own_hosts_and_fails_on_the_gate(env, fleet, 
     stale = tmp_path / "captures" / "linux-02.tar.gz"  # a bundle of another run, untuned: never judged here
     stale.parent.mkdir(parents=True)
     stale.write_bytes(b"not even a bundle")
-    passed = _play(env, fleet, "advisor.fleet.audit", tmp_path, "--limit", ",".join(tuned))
+    passed = _play(env, fleet, "advisor.fleet.audit", tmp_path, "--limit", ",".join(tuned),
+                   "-e", "advisor_min_score=1")  # a number: the gate gets --min-score 1
     assert passed.returncode == 0, passed.stdout[-3000:]
     report = json.loads((tmp_path / "reports" / "report.json").read_text())
     assert sorted(h["host"] for h in report["hosts"]) == sorted(tuned)
@@ -279,6 +393,56 @@ def test_a_slow_host_keeps_what_it_gave_and_another_system_is_recorded_as_not_co
     assert hosts["solaris-07"]["findings"]  # judged on what it gave
     assert hosts["linux-08"]["errors"] == ["platform 'AIX' is not audited by this release"]
     assert hosts["linux-02"]["errors"] == [] and hosts["linux-02"]["findings"]
+
+
+def _recap(play: subprocess.CompletedProcess[str]) -> dict[str, dict[str, int]]:
+    """PLAY RECAP's counts by host: {"linux-02": {"ok": 2, "changed": 1, ...}}."""
+    return {m[1]: {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", m[2])}
+            for m in re.finditer(r"^(\S+)\s+:\s+(ok=\d+.*)$", play.stdout, re.M)}
+
+
+def test_check_mode_collects_and_writes_nothing_and_changed_means_a_host_s_outputs_changed(env, fleet, tmp_path) -> None:
+    """Collecting is read-only on the hosts: --check connects and collects, and writes nothing on the
+    controller. A second run reports no change; a host whose outputs changed is the one changed."""
+    hosts = ["solaris-01", "linux-02", "hpux-03", "down-01"]  # down-01: nothing listens
+    keep = ("-e", "advisor_fail_uncollected=false")  # its record is kept, and compared, as a bundle too
+    limit = ("--limit", ",".join(hosts))
+    captures = tmp_path / "captures"
+
+    def collected() -> dict[str, int]:  # collectors run on each host so far (each runs uname -a once; the action never)
+        sent = fleet.sent()
+        return {h: sum(1 for line in sent if line == f"{fleet.hosts[h]} uname -a") for h in hosts}
+
+    def changed(play: subprocess.CompletedProcess[str]) -> dict[str, int]:
+        assert play.returncode == 0, play.stdout[-3000:]
+        return {h: counts["changed"] for h, counts in _recap(play).items()}
+
+    before = collected()
+    checked = _play(env, fleet, "advisor.fleet.collect", tmp_path, *limit, *keep, "--check")
+    assert changed(checked) == {"solaris-01": 1, "linux-02": 1, "hpux-03": 1, "down-01": 1}  # none on the controller yet
+    after = collected()
+    in_check_mode = {h: after[h] - before[h] for h in hosts}
+    assert all(in_check_mode[h] > 0 for h in hosts[:3]) and in_check_mode["down-01"] == 0, in_check_mode
+    assert list(tmp_path.iterdir()) == []  # no captures folder, nothing else either
+
+    assert changed(_play(env, fleet, "advisor.fleet.collect", tmp_path, *limit, *keep)) == dict.fromkeys(hosts, 1)
+    assert {h: n - after[h] for h, n in collected().items()} == in_check_mode  # the same commands as a real run
+    assert sorted(p.name for p in captures.iterdir()) == sorted(f"{h}.tar.gz" for h in hosts)
+    assert changed(_play(env, fleet, "advisor.fleet.collect", tmp_path, *limit, *keep)) == dict.fromkeys(hosts, 0)
+
+    address = fleet.hosts["linux-02"]
+    fleet.serving[address].assign(address, CAPTURES / "ovm-dom0-tuned", "uname-s=Linux")  # its settings changed
+    try:
+        kept = {p.name: p.read_bytes() for p in captures.iterdir()}
+        checked = _play(env, fleet, "advisor.fleet.collect", tmp_path, *limit, *keep, "--check")
+        assert changed(checked) == {"solaris-01": 0, "linux-02": 1, "hpux-03": 0, "down-01": 0}
+        assert {p.name: p.read_bytes() for p in captures.iterdir()} == kept  # check mode wrote nothing
+        assert changed(_play(env, fleet, "advisor.fleet.collect", tmp_path, *limit, *keep)) == {
+            "solaris-01": 0, "linux-02": 1, "hpux-03": 0, "down-01": 0}
+    finally:
+        fleet.serving[address].assign(address, CAPTURES / "ovm-dom0-untuned", "uname-s=Linux")
+    _, reviewed = _review(captures / "linux-02.tar.gz")
+    assert reviewed["linux-02"]["errors"] == [] and reviewed["linux-02"]["status"] == "clean"  # the tuned one
 
 
 def _bundle(folder: str, files: dict[str, bytes]) -> bytes:
@@ -413,3 +577,65 @@ def test_a_bundle_of_several_gzip_streams_is_refused(bundle, tmp_path) -> None:
     with pytest.raises(bundle.BundleError, match="data after its gzip stream"):
         bundle.check(one + one, "web1-20261123T010203Z.tar.gz")
     bundle.check(one, "web1-20261123T010203Z.tar.gz")
+
+
+def test_a_bundle_whose_name_gives_no_folder_or_with_an_absolute_member_is_refused(bundle) -> None:
+    """With no folder in the name, every member counted as inside it, an absolute one too:
+    one member named /manifest.yaml passed the check, and advisor review refused it only on unpacking."""
+    manifest = b"format: advisor-capture/1\n"
+    member = tarfile.TarInfo("/manifest.yaml")
+    member.size = len(manifest)
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w:gz") as tar:
+        tar.addfile(member, io.BytesIO(manifest))
+    absolute = raw.getvalue()
+    for name in (".tar.gz", "-20261123T010203Z.tar.gz"):
+        with pytest.raises(bundle.BundleError, match=f"the bundle's name '{name}' gives no folder for its host"):
+            bundle.check(absolute, name)
+    with pytest.raises(bundle.BundleError, match="the bundle holds '/manifest.yaml', an absolute path"):
+        bundle.check(absolute, "web1-20261123T010203Z.tar.gz")
+
+
+def test_a_sparse_member_is_refused_by_the_size_unpacking_would_write(bundle) -> None:
+    """A GNU sparse member whose real size is 100 GiB takes one header block: the
+    check counted the bytes inflated, a few hundred, where unpacking writes 100 GiB."""
+    manifest = b"format: advisor-capture/1\n"
+    head = tarfile.TarInfo("web1/manifest.yaml")
+    head.size = len(manifest)
+    sparse = tarfile.TarInfo("web1/kstat-p.txt")
+    sparse.type = tarfile.GNUTYPE_SPARSE  # no data regions: all of it a hole
+    block = bytearray(sparse.tobuf(format=tarfile.GNU_FORMAT))
+    block[483:495] = tarfile.itn(100 << 30, 12, tarfile.GNU_FORMAT)  # the member's real size
+    block[148:155] = b"%06o\0" % tarfile.calc_chksums(bytes(block))[0]
+    raw = (head.tobuf(format=tarfile.GNU_FORMAT) + manifest + bytes(-len(manifest) % 512) + bytes(block)
+           + bytes(1024))
+    data = gzip.compress(raw)
+    assert len(data) < 200
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        member = tar.getmember("web1/kstat-p.txt")
+    assert member.issparse() and member.size == 100 << 30
+    with pytest.raises(bundle.BundleError) as refused:
+        bundle.check(data, "web1-20261123T010203Z.tar.gz")
+    assert str(refused.value) == ("the bundle holds 'web1/kstat-p.txt', a sparse file of 107,374,182,400 bytes "
+                                  "(a collector writes none)")
+
+
+def test_a_bundle_s_outputs_leave_out_when_it_was_collected(bundle) -> None:
+    """changed compares what a host said, not when: the manifest's collected_at, the archive's
+    times and the gzip header's are left out; one byte of one output is not."""
+    def made(stamp: str, mtime: int, kstat: bytes) -> bytes:
+        manifest = f"format: advisor-capture/1\nhost: web1\ncollected_at: \"{stamp}\"\ncommands: []\n".encode()
+        raw = io.BytesIO()
+        with tarfile.open(fileobj=raw, mode="w") as tar:
+            for name, data in (("manifest.yaml", manifest), ("kstat-p.txt", kstat)):
+                info = tarfile.TarInfo(f"web1/{name}")
+                info.size, info.mtime = len(data), mtime
+                tar.addfile(info, io.BytesIO(data))
+        return gzip.compress(raw.getvalue(), mtime=mtime)
+
+    first = made("2026-11-23T01:02:03Z", 1_700_000_000, b"unix:0:misc:x\t1\n")
+    again = made("2026-11-24T01:02:03Z", 1_700_086_400, b"unix:0:misc:x\t1\n")
+    other = made("2026-11-24T01:02:03Z", 1_700_086_400, b"unix:0:misc:x\t2\n")
+    assert first != again
+    assert bundle.outputs(first) == bundle.outputs(again) != bundle.outputs(other)
+    assert sorted(bundle.outputs(first)) == ["kstat-p.txt", "manifest.yaml"]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import io
 import json
 import os
@@ -33,10 +34,12 @@ from ansible_collections.advisor.fleet.plugins.module_utils.pax_headers import C
 PLATFORMS = {"SunOS": "solaris", "Linux": "linux", "HP-UX": "hpux"}
 PRIVILEGED = ("solaris",)  # where the script has sudo/pfexec variants (ldm and ndd)
 MAX_BUNDLE_BYTES = 4 << 30  # unpacked; a kstat dump of the largest system is a few hundred MiB
+MAX_MEMBER_BYTES = 2 << 30  # one file, as advisor review unpacks it (advisor/collect/safetar.py)
 MAX_HEADER_BYTES = 64 << 10  # a member's long name or pax header: real ones are a few hundred bytes
 MAX_HEADERS_BYTES = 1 << 20  # all of them: tarfile keeps every member's name, and global pax headers add up
 MAX_MEMBERS = 20_000  # headers (members, and long-name or pax headers): a bundle holds a few dozen files
 REASON_CHARS = 2000
+MAX_KEPT_BYTES = 256 << 20  # a bundle already on the controller larger than this is not read back: it differs
 
 ARGUMENTS = {
     "dest": {"type": "path", "required": True},
@@ -122,7 +125,10 @@ def check(data: bytes, name: str) -> None:
     """One whole gzip stream (its checksum and length verified, nothing after
     it) holding a tar of one folder `name`, with regular files and folders
     only, not too large. The collector writes one stream; gzip readers go on
-    into any that follow, which the size check would not have counted."""
+    into any that follow, which the size check would not have counted. The
+    sizes the members' headers give are what unpacking writes, so they are
+    bounded too: a sparse member's is not what the archive holds (100 GiB
+    from a few hundred bytes), and collectors write no sparse files."""
     inflater = zlib.decompressobj(wbits=31)
     size = 0
     for offset in range(0, len(data), 1 << 16):
@@ -141,19 +147,70 @@ def check(data: bytes, name: str) -> None:
         raise BundleError("the bundle has data after its gzip stream")
     folder = name[:-len(".tar.gz")] if name.endswith(".tar.gz") else name
     folder = folder.rsplit("-", 1)[0]  # <name>-<stamp>.tar.gz holds <name>/
+    if folder in ("", ".", "..") or "/" in folder:  # an empty one would let "/etc/..." count as inside it
+        raise BundleError(f"the bundle's name {name!r} gives no folder for its host")
+    members = _members(data)
+    declared = 0
+    for member in members:
+        if member.name.startswith("/"):
+            raise BundleError(f"the bundle holds {member.name!r}, an absolute path")
+        inside = member.name == folder or member.name.startswith(folder + "/")
+        if not inside or ".." in member.name.split("/") or not (member.isfile() or member.isdir()):
+            raise BundleError(f"the bundle holds {member.name!r}, outside its folder {folder}/ or not a plain file")
+        if member.issparse():  # its size is what unpacking writes, not what the archive holds
+            raise BundleError(f"the bundle holds {member.name!r}, a sparse file of {member.size:,} bytes "
+                              f"(a collector writes none)")
+        if member.size > MAX_MEMBER_BYTES:
+            raise BundleError(f"the bundle holds {member.name!r}, of {member.size:,} bytes "
+                              f"(more than {MAX_MEMBER_BYTES >> 30} GiB)")
+        declared += member.size
+        if declared > MAX_BUNDLE_BYTES:
+            raise BundleError(f"the bundle's files take more than {MAX_BUNDLE_BYTES >> 30} GiB")
+    if not any(m.name == f"{folder}/manifest.yaml" for m in members):
+        raise BundleError("the bundle has no manifest.yaml")
+
+
+def _members(data: bytes) -> list[tarfile.TarInfo]:
     try:
         with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz", tarinfo=_BoundedTarInfo) as tar:
-            members = tar.getmembers()
+            return tar.getmembers()
     except UnsafePaxHeader as exc:
         raise BundleError(f"the bundle has {exc}") from None
     except (tarfile.TarError, OSError, EOFError) as exc:
         raise BundleError(f"the bundle is not a readable tar archive ({exc})") from None
-    for member in members:
-        inside = member.name == folder or member.name.startswith(folder + "/")
-        if not inside or ".." in member.name.split("/") or not (member.isfile() or member.isdir()):
-            raise BundleError(f"the bundle holds {member.name!r}, outside its folder {folder}/ or not a plain file")
-    if not any(m.name == f"{folder}/manifest.yaml" for m in members):
-        raise BundleError("the bundle has no manifest.yaml")
+
+
+def outputs(data: bytes) -> dict[str, str]:
+    """What a bundle says of its host: each member's sha256 by its name inside
+    the host's folder, the manifest's without its collected_at line. Two
+    collections of an unchanged host give the same, whenever they ran (the
+    archive's own times, and the gzip header's, are left out too)."""
+    found: dict[str, str] = {}
+    budget = MAX_BUNDLE_BYTES
+    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz", tarinfo=_BoundedTarInfo) as tar:
+        for member in tar:
+            name = member.name.partition("/")[2]
+            digest = hashlib.sha256(b"folder" if member.isdir() else b"file")
+            read = tar.extractfile(member) if member.isfile() else None
+            while read is not None and (line := read.readline(1 << 20)):  # bounded lines: one may be long
+                budget -= len(line)
+                if budget < 0:
+                    raise BundleError(f"the bundle unpacks to more than {MAX_BUNDLE_BYTES >> 30} GiB")
+                if not (name == "manifest.yaml" and line.startswith(b"collected_at:")):
+                    digest.update(line)
+            found[name] = digest.hexdigest()
+    return found
+
+
+def kept_outputs(path: str) -> dict[str, str] | None:
+    """outputs() of the bundle already at `path`; None when there is none, or it cannot be read."""
+    try:
+        if os.path.getsize(path) > MAX_KEPT_BYTES:
+            return None
+        with open(path, "rb") as fh:
+            return outputs(fh.read())
+    except (OSError, EOFError, tarfile.TarError, UnsafePaxHeader, BundleError, zlib.error):
+        return None
 
 
 def not_collected_bundle(host: str, reason: str) -> bytes:
@@ -196,7 +253,7 @@ def first_words(text: str) -> str:
 
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False  # its own temporary folder, made inside the try that records an unreachable host
-    _supports_check_mode = False
+    _supports_check_mode = True  # collecting is read-only on the host; check mode writes nothing on the controller
 
     def run(self, tmp=None, task_vars=None):
         _valid, args = self.validate_argument_spec(argument_spec=ARGUMENTS)
@@ -208,17 +265,17 @@ class ActionModule(ActionBase):
             platform, data = self._collect(host, args)
         except AnsibleConnectionFailure as exc:
             reason = f"unreachable: {first_words(to_text(exc)) or 'no answer'}"
-            self._record(path, host, reason)
+            changed = self._record(path, host, reason)
             if args["fail_uncollected"]:
                 raise
-            return self._uncollected(result, reason)
+            return self._uncollected(result, reason, changed)
         except (AnsibleError, CollectFailed, BundleError) as exc:  # the collector failed, or become did
             reason = first_words(to_text(exc.message if isinstance(exc, AnsibleError) else exc)) or 'failed'
-            self._record(path, host, reason)
+            changed = self._record(path, host, reason)
             if args["fail_uncollected"]:
-                result.update(failed=True, msg=f"not collected: {reason}")
+                result.update(failed=True, changed=changed, msg=f"not collected: {reason}")
                 return result
-            return self._uncollected(result, reason)
+            return self._uncollected(result, reason, changed)
         except BaseException as exc:  # the task's `timeout` (its class is internal to each Ansible release), or a bug
             # whatever stopped it, last run's bundle must not be reviewed as this run's
             timed_out = "Timeout" in type(exc).__name__
@@ -229,8 +286,8 @@ class ActionModule(ActionBase):
             raise
         finally:
             self._clean_up()
-        bundle = write_private(path, data)
-        result.update(changed=True, bundle=bundle, platform=platform, size=len(data))
+        changed = self._keep(path, data)
+        result.update(changed=changed, bundle=path, platform=platform, size=len(data))
         return result
 
     def _collect(self, host: str, args: dict) -> tuple[str, bytes]:
@@ -285,11 +342,20 @@ class ActionModule(ActionBase):
             except AnsibleConnectionFailure:  # the host went away: nothing to clean there now
                 pass
 
-    def _record(self, path: str, host: str, reason: str) -> None:
-        write_private(path, not_collected_bundle(host, reason[:REASON_CHARS]))
+    def _keep(self, path: str, data: bytes) -> bool:
+        """Writes the bundle (not in check mode); whether what it says of the host
+        differs from the bundle already there. The file is replaced either way, so
+        its manifest says when the host was last collected."""
+        changed = outputs(data) != kept_outputs(path)
+        if not self._task.check_mode:
+            write_private(path, data)
+        return changed
+
+    def _record(self, path: str, host: str, reason: str) -> bool:
+        return self._keep(path, not_collected_bundle(host, reason[:REASON_CHARS]))
 
     @staticmethod
-    def _uncollected(result: dict, reason: str) -> dict:
-        result.update(changed=True, not_collected=reason)
+    def _uncollected(result: dict, reason: str, changed: bool) -> dict:
+        result.update(changed=changed, not_collected=reason)
         result.setdefault("warnings", []).append(f"not collected: {reason}")
         return result

@@ -17,6 +17,13 @@ description:
   - A host that cannot be collected (unreachable, refused, an unknown platform, a failed
     collector) leaves a bundle that records Ansible's reason, which C(advisor review)
     reports as not collected.
+  - The bundle is replaced on every run, so that its manifest says when the host was last
+    collected. The task reports C(changed) only when what the bundle says of the host differs
+    from the bundle already there (the sha256 of each output and of the manifest, less the
+    time of collection, are compared).
+  - In check mode the host is collected all the same (every command is read-only) and the
+    bundle checked, but nothing is written on the controller; C(changed) says whether the
+    bundle would differ.
 version_added: 0.1.0
 author: advisor contributors
 options:
@@ -53,10 +60,10 @@ notes:
   - The script keeps at most 512 MiB of one command's output (16 MiB for a per-interface command in all) and
     prints at most 64 MiB of compressed bundle, so a host cannot exhaust the controller's memory.
   - Honours C(become) (C(sudo), or C(community.general.pfexec) on Solaris) for the whole script.
-  - Check mode is not supported.
 attributes:
   check_mode:
-    support: none
+    support: full
+    details: The host is collected (read-only commands); nothing is written on the controller.
 """
 
 EXAMPLES = r"""
@@ -68,7 +75,7 @@ EXAMPLES = r"""
 
 RETURN = r"""
 bundle:
-  description: Path of the bundle written on the controller.
+  description: Path of the bundle written on the controller (in check mode, where it would be written).
   returned: when collected
   type: str
 platform:

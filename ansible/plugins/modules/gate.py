@@ -47,10 +47,11 @@ options:
     type: str
     default: advisor
 notes:
-  - Check mode is not supported.
+  - Skipped in check mode, which writes nothing on the controller (the review writes its reports there).
 attributes:
   check_mode:
     support: none
+    details: Skipped; the review writes reports on the controller.
 """
 
 EXAMPLES = r"""
