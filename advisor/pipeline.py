@@ -2,24 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Literal
 
 from advisor import __version__
+from advisor.changeplan import build as changeplan
+from advisor.changeplan import simulate
 from advisor.collect import origins
 from advisor.collect.capture import Capture
 from advisor.collect.offline import Loader
-from advisor.changeplan import build as changeplan, simulate
 from advisor.engine import waivers
 from advisor.engine.evaluate import Engine
 from advisor.errors import InputError, brief, clipped
 from advisor.facts.build import build
 from advisor.facts.models import HostFacts
-from advisor.report import score as scoring
-from advisor.report.model import Detected, HostReport, Report, Result, Tool, summary_of, tag
-
+from advisor.results import score as scoring
+from advisor.results.model import Detected, HostReport, Report, Result, Tool, summary_of, tag
 
 
 def load_captures(paths: list[Path], loader: Loader) -> tuple[list[Capture], list[str]]:
@@ -119,7 +118,8 @@ _worker_engine: Engine | None = None
 
 def _init_worker(rule_dirs: list[Path], policy_path: Path | None) -> None:
     """A forked worker has the parent's engine already; a spawned one compiles its own."""
-    from advisor.engine import packs, policy as policy_mod
+    from advisor.engine import packs
+    from advisor.engine import policy as policy_mod
 
     global _worker_engine
     if _worker_engine is None:

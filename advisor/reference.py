@@ -11,7 +11,7 @@ from pathlib import Path
 from advisor.engine import explain, packs
 from advisor.engine.model import Rule
 from advisor.report.markdown import code
-from advisor.report.model import Report
+from advisor.results.model import Report
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 

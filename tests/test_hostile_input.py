@@ -671,7 +671,7 @@ def test_a_line_break_alone_in_a_name_starts_no_line_in_any_report(cli, tmp_path
 def test_the_script_writer_keeps_a_comment_on_its_line_whatever_it_is_given() -> None:
     """The second guard: a script made from a report that was never made printable."""
     from advisor.report import script
-    from advisor.report.model import HostReport
+    from advisor.results.model import HostReport
 
     from conftest import review
 

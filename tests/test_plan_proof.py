@@ -16,7 +16,7 @@ from advisor.changes import Change
 from advisor.changeplan import build as changeplan
 from advisor.changeplan import simulate
 from advisor.facts.models import Domain, HostFacts, VNet, VSwitch
-from advisor.report.model import ChangePlan, PlanPhase, PlanStep
+from advisor.results.model import ChangePlan, PlanPhase, PlanStep
 
 CAPTURES = ROOT / "fixtures" / "captures"
 UNTUNED = CAPTURES / "t5-primary-untuned"
@@ -85,7 +85,7 @@ def test_a_rule_cannot_restate_what_its_changes_operation_declares(tmp_path: Pat
 
 
 def _step(change: Change, facts: HostFacts):
-    from advisor.report.model import FixStep
+    from advisor.results.model import FixStep
 
     step = FixStep(command="")
     step.with_change(change, facts)

@@ -406,7 +406,7 @@ def test_hosts_whose_names_make_one_file_name_each_keep_their_script(tmp_path: P
 def test_a_command_ends_where_its_shell_comment_starts_not_inside_quotes() -> None:
     """Steps are told apart by their command without its comment; a quoted name
     holding ` #` (from a capture) cut two commands to one step, and hid a placeholder after it."""
-    from advisor.report.model import FixStep
+    from advisor.results.model import FixStep
 
     one = FixStep(kind="change", command="ldm set-vsw mtu=9000 'vsw #1'   # then restart the guests")
     two = FixStep(kind="change", command="ldm set-vsw mtu=9000 'vsw #2'")

@@ -11,7 +11,7 @@ import pytest
 
 from advisor.commands.rules import show_rule
 from advisor.engine import packs
-from advisor.report.model import without_comment
+from advisor.results.model import without_comment
 from conftest import ROOT, run_cli
 
 RULES = sorted(r.id for r in packs.load())

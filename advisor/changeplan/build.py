@@ -21,10 +21,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from advisor.facts.models import Domain, HostFacts
 from advisor import changes as operations
 from advisor.changes import Change
-from advisor.report.model import ChangePlan, DomainAction, Finding, FixStep, PlanPhase, PlanStep, placeholder_in
+from advisor.facts.models import Domain, HostFacts
+from advisor.results.model import ChangePlan, DomainAction, Finding, FixStep, PlanPhase, PlanStep, placeholder_in
 from advisor.shell import shell_word
 
 REBOOT = {"solaris": "shutdown -y -g0 -i6", "hpux": "shutdown -r -y 0", "linux": "shutdown -r now"}

@@ -20,8 +20,8 @@ from typing import Callable
 from advisor import changes as operations
 from advisor.changes import Change
 from advisor.facts.models import HostFacts, cloned
+from advisor.results.model import ChangePlan, Finding, Left, PlanStep, Simulation, unplanned
 from advisor.shell import unquoted
-from advisor.report.model import ChangePlan, Finding, Left, PlanStep, Simulation, unplanned
 
 Judge = Callable[[HostFacts], tuple[float | None, set[str]]]  # the score of facts, and what fails ("rule on subject")
 _ROUNDS = 3  # provings at most: each round holds the steps that broke something

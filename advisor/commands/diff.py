@@ -12,14 +12,15 @@ from pydantic import ValidationError
 from advisor import datafile
 from advisor.collect.offline import Loader
 from advisor.commands import output
-from advisor.engine import packs, policy as policy_mod
+from advisor.engine import packs
+from advisor.engine import policy as policy_mod
 from advisor.engine.evaluate import Engine
-from advisor.engine.model import Severity
 from advisor.errors import InputError
 from advisor.facts.models import HostFacts
 from advisor.pipeline import load_captures, review_with_facts
-from advisor.report import diff as diff_mod, diff_render
-from advisor.report.model import HostReport, Report
+from advisor.report import diff as diff_mod
+from advisor.report import diff_render
+from advisor.results.model import HostReport, Report, Severity
 
 FORMATS = ("table", "json", "markdown")
 Side = tuple[list[HostReport], dict[str, HostFacts], list[str]]

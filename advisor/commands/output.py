@@ -14,11 +14,11 @@ from typing import TextIO, TypeVar
 from pydantic import BaseModel
 
 from advisor import __version__, scratch
-from advisor.engine.model import Rule, Severity
+from advisor.engine.model import Rule
 from advisor.errors import InputError, printable
 from advisor.report import stream
-from advisor.report.model import HostLine, HostReport, Report, Tool, summary_of
 from advisor.report.stream import Fleet, Writer
+from advisor.results.model import HostLine, HostReport, Report, Severity, Tool, summary_of
 
 EXIT_OK, EXIT_GATE, EXIT_INPUT, EXIT_UNREACHABLE = 0, 1, 2, 3
 M = TypeVar("M", bound=BaseModel)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from advisor import datafile
 from advisor.errors import InputError
-from advisor.report.model import BaselineNote, HostReport, Report
+from advisor.results.model import BaselineNote, HostReport, Report
 
 
 def load(path: Path) -> dict[str, set[tuple[str, str]]]:

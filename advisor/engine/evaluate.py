@@ -14,12 +14,12 @@ from typing import Any, Callable
 from advisor.changes import Change
 from advisor.engine.cel_env import Expr, Scope, remember_checked
 from advisor.engine.inputs import command_family, input_for
-from advisor.engine.model import TEMPLATE, Check, Rule, Severity
+from advisor.engine.model import TEMPLATE, Check, Rule
 from advisor.engine.policy import Policy
 from advisor.errors import RulePackError
-from advisor.shell import shell_word
 from advisor.facts.models import HostFacts
-from advisor.report.model import OTHER_PLATFORM, RUNTIME_REASON, Finding, FixStep, Result
+from advisor.results.model import OTHER_PLATFORM, RUNTIME_REASON, Finding, FixStep, Result, Severity
+from advisor.shell import shell_word
 
 Namer = Callable[[Any], str]
 

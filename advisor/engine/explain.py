@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 from advisor import changes
 from advisor.changes import Change
-from advisor.engine.model import TEMPLATE, ChangeTemplate, Remedy, Rule, Severity
+from advisor.engine.model import TEMPLATE, ChangeTemplate, Remedy, Rule
 from advisor.facts.models import HostFacts
-from advisor.report.model import without_comment
+from advisor.results.model import Severity, without_comment
 
 # how {s.name} is called, by the rule's subject
 SUBJECT_NAMES = {"host": "host", "domain": "domain", "vsw": "vsw", "vnet": "vnet", "link": "link", "ldc": "channel",

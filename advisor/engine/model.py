@@ -6,21 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-
-class Severity(str, Enum):
-    critical = "critical"
-    high = "high"
-    medium = "medium"
-    low = "low"
-    info = "info"
-
-    @property
-    def weight(self) -> int:
-        return {"critical": 10, "high": 5, "medium": 3, "low": 1, "info": 0}[self.value]
-
-    @property
-    def rank(self) -> int:
-        return {"critical": 4, "high": 3, "medium": 2, "low": 1, "info": 0}[self.value]
+from advisor.results.model import Severity
 
 
 class Impact(str, Enum):

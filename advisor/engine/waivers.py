@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from advisor.engine.policy import Policy
-from advisor.report.model import Finding, Result, WaiverNote
+from advisor.results.model import Finding, Result, WaiverNote
 
 
 @dataclass

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from advisor.engine.model import Severity
 from advisor.facts.models import HostFacts
-from advisor.report.model import Finding, HostReport
+from advisor.results.model import Finding, HostReport, Severity
 
 
 class FindingRef(BaseModel):

@@ -7,8 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import NamedTuple
 
-from advisor.engine.model import Severity
-from advisor.report.model import Finding, HostLine, HostReport, PlanStep, unplanned_fix, worst_first
+from advisor.results.model import Finding, HostLine, HostReport, PlanStep, Severity, unplanned_fix, worst_first
 
 SEVERITIES = tuple(s.value for s in Severity)  # critical first, as HostReport.finding_counts()
 

@@ -13,7 +13,7 @@ from html import escape
 
 from advisor import __version__
 from advisor.report import grouping, stream
-from advisor.report.model import ChangePlan, Finding, HostLine, HostReport, PlanStep, step_lines
+from advisor.results.model import ChangePlan, Finding, HostLine, HostReport, PlanStep, step_lines
 
 SEVERITIES = grouping.SEVERITIES
 COLOURS = {"critical": "#7b1fa2", "high": "#c62828", "medium": "#ef6c00", "low": "#f9a825", "info": "#607d8b"}

@@ -6,8 +6,7 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from advisor.report import stream
-from advisor.report.model import HostReport, Report
-
+from advisor.results.model import HostReport, Report
 
 # C1 controls (U+0080-U+009F: U+009B is a terminal's CSI) and the line and
 # paragraph separators are valid inside JSON strings, and pydantic writes them

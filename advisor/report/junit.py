@@ -10,7 +10,7 @@ from __future__ import annotations
 from xml.sax.saxutils import escape, quoteattr
 
 from advisor.report import stream
-from advisor.report.model import OTHER_PLATFORM, HostReport, fix_lines
+from advisor.results.model import OTHER_PLATFORM, HostReport, fix_lines
 
 
 def _case(h: HostReport, result, finding) -> str:

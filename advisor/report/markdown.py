@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from advisor.report import grouping, stream
-from advisor.report.model import HostReport, PlanStep, step_lines
+from advisor.results.model import HostReport, PlanStep, step_lines
 
 _ORDER = ("critical", "high", "medium", "low", "info")  # the order of HostReport.finding_counts()
 

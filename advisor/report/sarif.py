@@ -14,7 +14,7 @@ from urllib.parse import quote
 from advisor import __version__
 from advisor.engine.model import Rule
 from advisor.report import stream
-from advisor.report.model import Finding, HostReport, fix_lines
+from advisor.results.model import Finding, HostReport, fix_lines
 
 _LEVEL = {"critical": "error", "high": "error", "medium": "warning", "low": "note", "info": "note"}
 _EVIDENCE = re.compile(r"^(?P<file>.+?):(?P<line>\d+)$")

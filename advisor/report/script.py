@@ -16,7 +16,7 @@ import re
 import shlex
 
 from advisor import __version__
-from advisor.report.model import ChangePlan, HostReport, PlanPhase, PlanStep
+from advisor.results.model import ChangePlan, HostReport, PlanPhase, PlanStep
 from advisor.shell import shell_word, unquoted
 
 AFTER = "after-reboot"

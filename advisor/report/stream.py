@@ -11,7 +11,7 @@ from typing import Protocol, TextIO
 
 from pydantic import BaseModel
 
-from advisor.report.model import HostLine, HostReport, Report, Summary, Tool, worst_first
+from advisor.results.model import HostLine, HostReport, Report, Summary, Tool, worst_first
 
 
 class Fleet(BaseModel):

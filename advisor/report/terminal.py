@@ -9,10 +9,9 @@ from collections.abc import Set as AbstractSet
 from typing import IO, Literal
 
 from advisor.report import grouping, layout, stream
-from advisor.report.stream import Fleet
 from advisor.report.layout import Column, Span, cells, paint, wrap
-from advisor.report.model import (RUNTIME_REASON, HostLine, HostReport, PlanPhase, PlanStep, Report,
-                                   without_comment)
+from advisor.report.stream import Fleet
+from advisor.results.model import RUNTIME_REASON, HostLine, HostReport, PlanPhase, PlanStep, Report, without_comment
 
 _STATUS_STYLE = {"clean": "green", "findings": "yellow", "no-evidence": "red", "error": "red", "unreachable": "red"}
 

@@ -1,16 +1,35 @@
-"""The report every renderer reads. Field names are a contract (DESIGN.md)."""
+"""What a review finds, as the engine makes it and every renderer reads it:
+results, findings, plans, host reports. Field names are a contract (DESIGN.md)."""
 
 import re
 from datetime import datetime, timezone
+from enum import Enum
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel
 
 from advisor.changes import Change, RunsIn
-from advisor.engine.model import Severity
 from advisor.facts.models import HostFacts
 
 Status = Literal["pass", "fail", "not_applicable", "unknown"]
+
+
+class Severity(str, Enum):
+    critical = "critical"
+    high = "high"
+    medium = "medium"
+    low = "low"
+    info = "info"
+
+    @property
+    def weight(self) -> int:
+        return {"critical": 10, "high": 5, "medium": 3, "low": 1, "info": 0}[self.value]
+
+    @property
+    def rank(self) -> int:
+        return {"critical": 4, "high": 3, "medium": 2, "low": 1, "info": 0}[self.value]
+
+
 RUNTIME_REASON = "needs run-time data"  # how a run-time rule's not_applicable on a plan begins
 OTHER_PLATFORM = "rule is for"  # how a rule of another platform's not_applicable reason begins
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from advisor.report.model import Counts, Result
+from advisor.results.model import Counts, Result
 
 
 def score(results: list[Result]) -> float | None:
