@@ -170,6 +170,34 @@ def test_bad_rule_pack_is_one_line(cli, tmp_path: Path) -> None:
     assert len(res.stderr.strip().splitlines()) == 1
 
 
+_SITE_RULE = ("- id: site.x\n  title: t\n  subject: {subject}\n  severity: high\n  params: {{few: 2}}\n"
+              "  let: {{count: '1'}}\n  checks: [{{when: \"{when}\", says: 'it has few vCPUs'}}]\n  message: m\n"
+              "  observed: o\n  expected: e\n  remediation: [x]\n  impact: live\n  effect: e\n"
+              "  rationale: r\n  source: {{ref: hp-tso-rp4440-2004, section: s}}\n")
+
+
+@pytest.mark.parametrize("subject, when, said", [
+    ("host", "host.vcpu < 2", "reads host.vcpu, which the host's facts do not define (the nearest: host.vcpus)"),
+    ("domain", "s.wholecores < 2", "reads s.wholecores, which a domain's facts do not define (the nearest: s.whole_cores)"),
+    ("host", "s.ldm_verison == '3.4'", "reads s.ldm_verison, which a host's facts do not define (the nearest: s.ldm_version)"),
+    ("host", "host.vcpus < p.fewer", "reads p.fewer, which its params do not define (the nearest: p.few)"),
+    ("host", "v.counts > 1", "reads v.counts, which its let do not define (the nearest: v.count)"),
+])
+def test_a_rule_reading_a_fact_no_record_defines_is_refused_as_its_pack_loads(cli, tmp_path: Path, subject: str,
+                                                                               when: str, said: str) -> None:
+    """A misspelt fact used to load and judge every host unknown, blaming a missing output."""
+    (tmp_path / "mine.yaml").write_text(_SITE_RULE.format(subject=subject, when=when))
+    res = cli("review", str(TUNED), "--rules", str(tmp_path))
+    assert res.returncode == 2 and res.stderr.strip() == f"advisor: {tmp_path}/mine.yaml: site.x: {said}"
+
+
+def test_a_name_a_rule_binds_or_quotes_is_not_read_as_a_fact(cli, tmp_path: Path) -> None:
+    when = "host.pcpus == null || host.pcpus.all(p, p.pinned_guest_vcpus.size() < p.cpu) || 's.nothing' == ''"
+    (tmp_path / "mine.yaml").write_text(_SITE_RULE.format(subject="host", when=when))
+    res = cli("review", str(TUNED), "--rules", str(tmp_path))
+    assert res.returncode == 0, res.stderr
+
+
 def test_rules_list_and_show(cli) -> None:
     listing = cli("rules", "list").stdout
     assert "ldoms.dring-mode" in listing and "solaris.tcp-window-wan" in listing

@@ -7,6 +7,7 @@ would provide it). Unknown is never counted as pass.
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -17,7 +18,7 @@ from advisor.engine.inputs import command_family, input_for
 from advisor.engine.model import TEMPLATE, Check, Rule
 from advisor.engine.policy import Policy
 from advisor.errors import RulePackError
-from advisor.facts.models import HostFacts
+from advisor.facts.models import HostFacts, record_of
 from advisor.results.model import OTHER_PLATFORM, RUNTIME_REASON, Finding, FixStep, Result, Severity
 from advisor.shell import shell_word
 
@@ -82,10 +83,37 @@ class CompiledRule:
         self.host_reads = _fields("host", read)
         if rule.subject == "host":  # its subject, s, is the host
             self.host_reads = _union([self.host_reads, _fields("s", read)])
+        _check_reads(rule, where, [e.source for e in self.expressions] + read)
         texts = [rule.message, rule.observed, rule.expected, *[t for r in rule.remediation for t in r.templates],
                  *[t for c in rule.checks for t in (c.message, c.observed, c.expected) if t]]
         for template in texts:
             _check_template(template, rule, where)
+
+
+_STRING = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+_READ = re.compile(r"(?<![\w.])(s|host|p|v)\s*\.\s*([a-z_][a-z0-9_]*)")
+_BOUND = re.compile(r"\.\s*(?:all|exists|exists_one|map|filter)\s*\(\s*([a-z_][a-z0-9_]*)\s*,")
+
+
+def _check_reads(rule: Rule, where: str, sources: list[str]) -> None:
+    """A rule that reads a fact no record defines (`s.mtu_maxx`), a parameter
+    or a `let` it does not have, is refused as its pack loads: it would
+    otherwise judge every host `unknown` and blame a missing output."""
+    attr = SUBJECTS[rule.subject][0]
+    subject = HostFacts if attr is None else record_of(attr)
+    known = {"host": ("the host's facts", set(HostFacts.fields())),
+             "s": (f"a {rule.subject}'s facts", set(subject.fields()) if subject is not None else None),
+             "p": ("its params", set(rule.params)), "v": ("its let", set(rule.let))}
+    for source in sources:
+        text = _STRING.sub("''", source)
+        bound = set(_BOUND.findall(text))  # `pcpus.all(p, p.x)`: that p is each element, not the params
+        for ns, name in _READ.findall(text):
+            what, names = known[ns]
+            if ns in bound or names is None or name in names:
+                continue
+            near = difflib.get_close_matches(name, sorted(names), n=1)
+            raise RulePackError(f"{where}: reads {ns}.{name}, which {what} do not define"
+                                + (f" (the nearest: {ns}.{near[0]})" if near else ""))
 
 
 def _check_template(template: str, rule: Rule, where: str) -> None:

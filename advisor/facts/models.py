@@ -369,3 +369,15 @@ class HostFacts(Fact):
     lan_interfaces: list[LanInterface] | None = None
     inputs: list[str] = []  # command ids whose output was read
     filtered: dict[str, Filtered] = {}  # command id -> how its output was filtered
+
+
+def record_of(field: str) -> type[Record] | None:
+    """The record a list field of the host's facts holds (`domains` -> Domain), or None."""
+    from typing import get_args, get_type_hints
+
+    hint = get_type_hints(HostFacts).get(field)
+    for arg in get_args(hint) or (hint,):
+        inner = get_args(arg)
+        if inner and isinstance(inner[0], type) and issubclass(inner[0], Record):
+            return inner[0]
+    return None
