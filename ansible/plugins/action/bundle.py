@@ -107,7 +107,8 @@ class _BoundedTarInfo(CheckedPaxTarInfo):
     _EXTENDED = (tarfile.GNUTYPE_LONGNAME, tarfile.GNUTYPE_LONGLINK, tarfile.XHDTYPE, tarfile.XGLTYPE,
                  tarfile.SOLARIS_XHDTYPE)
 
-    def _proc_member(self, tarfile_):  # tarfile's own dispatch, bounded
+    # tarfile's own dispatch, bounded; tarfile passes itself positionally, as tarfile_ not to hide the module
+    def _proc_member(self, tarfile_):  # pylint: disable=arguments-renamed
         seen = tarfile_.__dict__.setdefault("_advisor_seen", [0, 0])  # headers, bytes of extended ones
         seen[0] += 1
         if seen[0] > MAX_MEMBERS:

@@ -25,7 +25,7 @@ description:
     bundle checked, but nothing is written on the controller; C(changed) says whether the
     bundle would differ.
 version_added: 0.1.0
-author: advisor contributors
+author: advisor contributors (!UNKNOWN)
 options:
   dest:
     description: Folder on the controller that receives C(<host>.tar.gz); created private (0700) when missing.
@@ -62,6 +62,7 @@ notes:
   - Honours C(become) (C(sudo), or C(community.general.pfexec) on Solaris) for the whole script.
 attributes:
   check_mode:
+    description: Can run in check mode, changing nothing.
     support: full
     details: The host is collected (read-only commands); nothing is written on the controller.
 """

@@ -14,7 +14,7 @@ description:
     (1 the gate failed, 2 unreadable input, 3 a host not collected), with advisor's verdict.
   - Relative paths are taken from the folder ansible-playbook was started in.
 version_added: 0.1.0
-author: advisor contributors
+author: advisor contributors (!UNKNOWN)
 options:
   captures:
     description: The folder of bundles (C(<host>.tar.gz)).
@@ -50,6 +50,7 @@ notes:
   - Skipped in check mode, which writes nothing on the controller (the review writes its reports there).
 attributes:
   check_mode:
+    description: Can run in check mode, changing nothing.
     support: none
     details: Skipped; the review writes reports on the controller.
 """
