@@ -21,11 +21,12 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import pytest
 
 from conftest import FIXTURES, GOLDEN, ROOT
+from advisor.collect.offline import Loader
 from advisor.parsers import kstat
 from golden import dumps
 from test_parser_fixtures import VARIANTS, parse_file
@@ -76,33 +77,31 @@ class VariantGolden:
     parsed: Any
 
 
-def _real(sample: Sample, tmp_path: Path) -> RealGolden:
+def _real(sample: Sample, folder: Path, loader: Loader) -> RealGolden:
     from advisor.collect import origins
-    from advisor.collect.offline import Loader
     from advisor.facts.build import parse_outputs
     from advisor.pipeline import load_captures
 
-    pasted = tmp_path / f"{sample.path.stem}.paste"  # as test_real_outputs hands it over
+    pasted = folder / f"{sample.path.stem}.paste"  # as test_real_outputs hands it over
     pasted.write_text(sample.body, encoding="utf-8")
     hosts = []
-    with Loader() as loader:
-        captures, errors = load_captures([pasted], loader)
-        for capture in captures:
-            parsed, parse_errors, unused = parse_outputs(capture)
-            outputs = []
-            for command_id, raw in capture.outputs.items():
-                origin = capture.origins.get(raw.file)
-                out = Output(command_id, raw.command, origin.span if origin else None)
-                if command_id == "kstat-p" and command_id in parsed:  # every statistic, not only those rules read
-                    out.parsed = kstat.parse(raw.text())
-                elif command_id in parsed:
-                    out.parsed = parsed[command_id]
-                elif raw.file in unused:
-                    out.unused = "identified; advisor has no parser for it"
-                outputs.append(out)
-            hosts.append(Host(capture.host, outputs,
-                              [origins.locate(e, capture.origins) for e in capture.errors + parse_errors],
-                              capture.skipped))
+    captures, errors = load_captures([pasted], loader)
+    for capture in captures:
+        parsed, parse_errors, unused = parse_outputs(capture)
+        outputs = []
+        for command_id, raw in capture.outputs.items():
+            origin = capture.origins.get(raw.file)
+            out = Output(command_id, raw.command, origin.span if origin else None)
+            if command_id == "kstat-p" and command_id in parsed:  # every statistic, not only those rules read
+                out.parsed = kstat.parse(raw.text())
+            elif command_id in parsed:
+                out.parsed = parsed[command_id]
+            elif raw.file in unused:
+                out.unused = "identified; advisor has no parser for it"
+            outputs.append(out)
+        hosts.append(Host(capture.host, outputs,
+                          [origins.locate(e, capture.origins) for e in capture.errors + parse_errors],
+                          capture.skipped))
     return RealGolden(_rel(sample.path), sample.header["source"], sample.header["expect"], hosts, errors)
 
 
@@ -122,10 +121,21 @@ def _check(sample: Path, text: str) -> None:
         f"{_rel(sample)} no longer parses as {_rel(golden)} says; if the change is meant: {COMMAND}"
 
 
+@pytest.fixture(scope="module")
+def loader() -> Iterator[Loader]:
+    """One loader (and its scratch folder) for every sample: a folder made and
+    removed per sample would cost more than the parsing."""
+    with Loader() as held:
+        yield held
+
+
 @pytest.mark.parametrize("sample", SAMPLES, ids=lambda s: f"real/{s.family}/{s.path.stem}")
-def test_real_sample_parses_as_its_golden_file(sample: Sample, tmp_path: Path) -> None:
-    # The scratch paths a load names are the test's own: shown relative to it.
-    text = dumps(_real(sample, tmp_path)).replace(f"{tmp_path}/", "")
+def test_real_sample_parses_as_its_golden_file(sample: Sample, tmp_path_factory: pytest.TempPathFactory,
+                                               loader: Loader) -> None:
+    folder = tmp_path_factory.getbasetemp() / "golden" / sample.family
+    folder.mkdir(parents=True, exist_ok=True)
+    # The paths a load names are the test's own: shown relative to its folder.
+    text = dumps(_real(sample, folder, loader)).replace(f"{folder}/", "")
     _check(sample.path, text)
 
 
