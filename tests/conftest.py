@@ -21,6 +21,12 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 CAPTURES = FIXTURES / "captures"
 POLICIES = FIXTURES / "policies"
+GOLDEN = ".parsed.json"  # the golden file beside a sample: tests/test_golden_parsers.py
+
+
+def is_sample(path: Path) -> bool:
+    """A sample or variant file, not its folder's README nor its golden file."""
+    return path.is_file() and path.name != "README.md" and not path.name.endswith(GOLDEN)
 
 
 def examples(count: int) -> int:

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from advisor.collect.capture import RawOutput
 from advisor.errors import ParseError
 from advisor.parsers import PARSERS, driver_conf, kstat
-from conftest import FIXTURES, examples
+from conftest import FIXTURES, examples, is_sample
 
-SAMPLES = {p.parent.name: p.read_text() for p in sorted((FIXTURES / "parsers").glob("*/*")) if p.is_file()}
+SAMPLES = {p.parent.name: p.read_text() for p in sorted((FIXTURES / "parsers").glob("*/*")) if is_sample(p)}
 COMMANDS = sorted(set(PARSERS) | {"kstat-p", "driver-nxge"})
 
 
@@ -110,7 +110,7 @@ def test_raw_output_reads_undecodable_bytes(tmp_path: Path) -> None:
 # mutated, and text shaped like their input is thrown at them and at the facts
 # built from it.
 REWORKED = ("ethtool-k", "lspci-vv", "lanscan", "lanscan-v")
-REWORKED_SAMPLES = sorted(p for c in REWORKED for p in (FIXTURES / "parsers" / c).glob("*") if p.is_file())
+REWORKED_SAMPLES = sorted(p for c in REWORKED for p in (FIXTURES / "parsers" / c).glob("*") if is_sample(p))
 FEW = settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 

@@ -11,9 +11,9 @@ from advisor.collect.capture import RawOutput
 from advisor.collect.identify import identify
 from advisor.facts import kstat_facts
 from advisor.parsers import kstat, parser_for
-from conftest import FIXTURES
+from conftest import FIXTURES, is_sample
 
-VARIANTS = sorted(p for p in (FIXTURES / "parsers").glob("*/*") if p.is_file() and p.name != "README.md")
+VARIANTS = sorted(p for p in (FIXTURES / "parsers").glob("*/*") if is_sample(p))
 
 
 def parse_file(command_id: str, path: Path):

@@ -44,7 +44,7 @@ class Sample:
 
 def _samples() -> list[Sample]:
     out = []
-    for path in sorted(REAL.glob("*/*.txt")):
+    for path in sorted(REAL.glob("*/*.txt")):  # not the golden files beside them (*.parsed.json)
         text = path.read_text(encoding="utf-8")
         head, sep, body = text.partition("\n---\n")
         assert sep, f"{path}: no '---' line after the header"

@@ -45,6 +45,11 @@ def _rows(text: str) -> list[Line]:
     return [ln for ln in numbered(text) if ln.text.strip() and not _ELISION.match(ln.text)]
 
 
+def _speed(cell: str) -> int | None:
+    """SPEED in Mb/s: `1000`, or `100Mb` as the Solaris 11.2 networking guides print it."""
+    return parse_int(cell[:-2] if cell.endswith("Mb") else cell)
+
+
 def parse_show_phys(text: str) -> list[PhysLink]:
     lines = _rows(text)
     if not lines:
@@ -70,7 +75,7 @@ def parse_show_phys(text: str) -> list[PhysLink]:
         if len(cells) != len(header.names):
             raise ParseError(f"expected {len(header.names)} columns", line=ln.number)
         out.append(PhysLink(cells["LINK"], cells.get("MEDIA"), cells.get("STATE"),
-                            parse_int(cells.get("SPEED", "")), cells.get("DUPLEX"), cells.get("DEVICE"), ln.number))
+                            _speed(cells.get("SPEED", "")), cells.get("DUPLEX"), cells.get("DEVICE"), ln.number))
     return out
 
 
