@@ -73,13 +73,16 @@ class _Host:
 def _merge(findings: list[Finding]) -> list[_Step]:
     """Each command once, with every finding it serves; a restart wins over now."""
     merged: dict[tuple[str, str, str | None], _Step] = {}
+    served: dict[tuple[str, str, str | None], set[str]] = {}  # a step may serve thousands (one per LDC channel)
     for f in findings:
         for s in f.steps:
             key = (s.kind, s.code, s.domain)
             if key not in merged:
                 merged[key] = _Step(s.model_copy(deep=True))
+                served[key] = set()
             entry = merged[key]
-            if f.tag not in entry.fixes:
+            if f.tag not in served[key]:
+                served[key].add(f.tag)
                 entry.fixes.append(f.tag)
             if s.takes_effect == "restart":
                 entry.step.takes_effect = "restart"

@@ -153,7 +153,6 @@ class Engine:
         self.policy = policy or Policy()
         self.rules = [CompiledRule(r) for r in rules if r.id not in self.policy.disabled]
         self.intents = self.policy.intents.model_dump()
-        self.host_fields = _fields("host", [e.source for r in self.rules for e in r.expressions])
         self.runtime_rules = {r.rule.id for r in self.rules if r.rule.runtime}
         remember_checked()
 
@@ -172,11 +171,20 @@ class Engine:
         the findings of those that fail (left out with `findings=False`: a
         judgment of a plan needs only the results)."""
         host = facts.dump()
-        scope = Scope(cel={"host": _cut(host, self.host_fields)}, host=host, intent=self.intents, p={}, s=None, v={}, item=None)
+        scope = Scope(cel={"host": {}}, host=host, intent=self.intents, p={}, s=None, v={}, item=None)
+        given: frozenset[str] | None = frozenset()  # the host fields CEL holds now
         results: list[Result] = []
         found: list[Finding] = []
         for compiled in self.rules if only is None else [c for c in self.rules if c.rule.id in only]:
             start = len(results)
+            # CEL converts the whole of a variable it holds at every run of an
+            # expression: each rule is given only the host fields it reads, so
+            # that a rule run per LDC channel does not convert the list of all
+            # channels that another rule reads (quadratic in channels).
+            reads = None if compiled.host_reads is None else frozenset(compiled.host_reads)
+            if reads != given:
+                scope.set("host", host, _cut(host, compiled.host_reads))
+                given = reads
             self._evaluate_rule(compiled, facts, scope, results, found if findings else None)
             if facts.filtered:
                 results[start:] = [_partial(compiled, facts, r) for r in results[start:]]
