@@ -64,7 +64,8 @@ def test_every_bundled_capture_reviews_the_same_without_the_fast_paths(capture: 
 
 # Lines a kstat dump (or a damaged copy of one) can hold.
 _NAMES = st.sampled_from(["vnet0ldc1", "vswldc3", "vnetldc0x0", "tcpstat", "tcp", "cpu_stat0", "misc"])
-_STATS = st.sampled_from(sorted(kstat_facts.LDC_STATS | kstat_facts.TCP_LSO_STATS) + ["outDataSegs", "ierrors", "x"])
+_STATS = st.sampled_from(sorted(kstat_facts.LDC_STATS | kstat_facts.TCP_LSO_STATS)
+                         + ["outDataSegs", "ierrors", "x", "lso_enabledx", "dring_mode:1", "x:lso_enabled"])
 _MODULES = st.sampled_from(["vnet", "vsw", "tcp", "cpu", "unix", "vnetx", "tc"])
 _VALUES = st.sampled_from(["1", "0", "4", "12345678901", "", "a b", "\xe9t\xe9"])
 
@@ -94,7 +95,7 @@ def _plain(path: Path):
 
 def _fast(path: Path):
     try:
-        return kstat.scan_file(path, kstat_facts.wanted, kstat_facts.MODULES)
+        return kstat.scan_file(path, kstat_facts.wanted, kstat_facts.MODULES, kstat_facts.STATISTICS)
     except ParseError as exc:
         return ("error", str(exc), exc.line)
 
@@ -118,8 +119,9 @@ def test_the_kstat_search_keeps_line_numbers_across_blocks(tmp_path: Path, monke
     lines[3001] = "vnet:0:vnetldc0x0:dring_mode\t4"
     path = tmp_path / "kstat-p.txt"
     path.write_text("\n".join(lines) + "\n")
-    kept = kstat.scan_file(path, kstat_facts.wanted, kstat_facts.MODULES)
-    assert [(k.statistic, v.value, v.line) for k, v in kept.items()] == [("dring_mode", "4", 3002)]
+    for statistics in (None, kstat_facts.STATISTICS):
+        kept = kstat.scan_file(path, kstat_facts.wanted, kstat_facts.MODULES, statistics)
+        assert [(k.statistic, v.value, v.line) for k, v in kept.items()] == [("dring_mode", "4", 3002)]
 
 
 @pytest.mark.parametrize("worth", [0.0, 1e9], ids=["workers-started", "all-in-process"])
