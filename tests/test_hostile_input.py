@@ -958,6 +958,49 @@ def test_a_kstat_line_of_256_mib_is_refused_at_once_in_flat_memory(tmp_path: Pat
     assert _one_line_errors(res) == [f"advisor: {dump}:2: a line of more than 1 MiB; not a kstat -p line"]
 
 
+def test_an_etc_system_that_sets_more_variables_than_the_limit_is_refused_at_the_first_past_it() -> None:
+    """The limit, lowered: a variable set again is one variable, as the kernel reads it."""
+    from advisor.errors import ParseError
+    from advisor.parsers import etc_system
+
+    text = "* tuned\nset a=1\nset m:b=2\nset a=3\nset c=0x4\n"
+    assert {k: s.value for k, s in etc_system.parse(text, limit=3).items()} == {"a": 3, "m:b": 2, "c": 4}
+    with pytest.raises(ParseError) as refused:
+        etc_system.parse(text + "set a=5\nset d=6\n", limit=3)
+    assert refused.value.line == 7 and "more than 3 variables set" in str(refused.value)
+
+
+@pytest.mark.slow  # a size, time or fuzz audit: the full run, not the fast tier
+@pytest.mark.parametrize("line, refused", [("set mod{i}:var{i} = 0x{i:x}\n", True),
+                                           ("set ip:ip_soft_rings_cnt = 16\n", False),
+                                           ("* a comment, line {i}\n", False)])
+def test_an_etc_system_of_63_mb_is_read_in_proportion_to_its_size(tmp_path: Path, line: str, refused: bool) -> None:
+    """1.8 million variables (63 MB, under the 64 MiB an output may have) passed
+    4 GiB: every rule reading /etc/system was given all of them at each run, and
+    each line was held as an object. Refused past 10,000 variables; any other
+    /etc/system of that size is read in about 16 s and 160 MiB."""
+    from advisor.parsers import etc_system
+
+    bundle = CAPTURES.parent / "captures" / "s10-guest-untuned"
+    dest = tmp_path / "b"
+    shutil.copytree(bundle, dest)
+    system = dest / "etc-system.txt"
+    before = system.read_text().count("\n")
+    held = len(etc_system.parse(system.read_text()))
+    with system.open("a") as fh:
+        for start in range(0, 1_800_000, 1000):
+            fh.write("".join(line.format(i=i) for i in range(start, start + 1000)))
+    started = time.monotonic()
+    res, peak = run_cli_measured("review", str(dest), "-q", timeout=300)
+    assert time.monotonic() - started < 60 and peak < 384 << 20, f"{peak >> 20} MiB"
+    if refused:
+        assert res.returncode == 2 and _one_line_errors(res) == [
+            f"advisor: {system}:{before + etc_system.MAX_SETTINGS - held + 1}: more than 10,000 variables set; not an /etc/system advisor reads "
+            f"(one sets a few dozen)"]
+    else:
+        assert res.returncode == 0 and "Traceback" not in res.stderr
+
+
 def test_a_paste_of_a_million_empty_prompts_is_not_read_as_a_session(cli, tmp_path: Path) -> None:
     """1.8 million prompts (16 MB) took 20 s and 450 MiB as a session; past a million lines it is one output."""
     paste = tmp_path / "session.txt"
