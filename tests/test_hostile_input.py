@@ -897,6 +897,22 @@ def test_a_plans_constraints_file_that_is_a_fifo_is_refused_at_its_line(tmp_path
     assert res.returncode == 2 and f"{plan}:{at}: constraints: c.xml: not a regular file" in res.stderr
 
 
+def test_a_plans_constraints_file_is_measured_before_it_is_read(tmp_path: Path) -> None:
+    """A constraints file was read whole, then its size checked: a file of 2 GiB took 2 GiB."""
+    big = tmp_path / "c.xml"
+    big.write_text(GOOD_XML.read_text())
+    os.truncate(big, 2 << 30)  # sparse: costs no disk
+    plan = tmp_path / "plan.yaml"
+    lines = (CAPTURES.parent / "plans" / "t5-good-from-constraints.yaml").read_text().splitlines()
+    at = next(n for n, line in enumerate(lines, 1) if line.startswith("constraints:"))
+    lines[at - 1] = "constraints: c.xml"
+    plan.write_text("\n".join(lines) + "\n")
+    res, peak = run_cli_measured("gate", str(plan), timeout=60)
+    assert res.returncode == 2 and peak < 128 << 20, f"{peak >> 20} MiB"
+    assert _one_line_errors(res)[0] == (f"advisor: {plan}:{at}: constraints: c.xml: 2,147,483,648 bytes, more than "
+                                        f"the 16 MiB advisor reads in such a file; refused")
+
+
 def test_a_json_number_of_5000_digits_is_refused_in_one_line(tmp_path: Path) -> None:
     report = json.loads(run_cli("review", str(BUNDLE), "-f", "json").stdout)
     report["hosts"][0]["score"] = 0
