@@ -13,6 +13,7 @@ import json
 import lzma
 import os
 import shutil
+import subprocess
 import tarfile
 import time
 from pathlib import Path
@@ -1248,3 +1249,62 @@ def test_a_policy_of_60000_waivers_is_read_in_proportion_to_its_size(tmp_path: P
     res, peak = run_cli_measured("review", str(BUNDLE), "--policy", str(policy), "-q", timeout=300)
     assert res.returncode == 0 and "Traceback" not in res.stderr, res.stderr[-2000:]
     assert time.monotonic() - started < 150 and peak < 1 << 30
+
+
+def _ldm_renamed(tmp_path: Path, line_start: str, name: str, virtinfo: bool) -> Path:
+    """The untuned T5 bundle with one domain's `ldm list -l` header (and virtinfo's name of it) renamed."""
+    bundle = _bundle(tmp_path)
+    listing = bundle / "ldm-list-l.txt"
+    listing.write_text("".join(f"{name:<{len(line_start)}}{line[len(line_start):]}" if line.startswith(line_start)
+                               else line for line in listing.read_text().splitlines(keepends=True)))
+    if virtinfo:
+        info = bundle / "virtinfo.txt"
+        info.write_text(info.read_text().replace("Domain name: primary", f"Domain name: {name}"))
+    return bundle
+
+
+def _script_lines(tmp_path: Path, bundle: Path) -> tuple[dict, dict[str, str]]:
+    out = tmp_path / "out"
+    res = run_cli("review", str(bundle), "-f", "json,script", "-o", f"{out}/")
+    assert res.returncode in (0, 1) and "Traceback" not in res.stderr, res.stderr
+    scripts = {p.name: p.read_text() for p in out.glob("*.sh")}
+    for name, text in scripts.items():
+        assert subprocess.run(["dash", "-n"], input=text, text=True).returncode == 0, name
+    return json.loads((out / "report.json").read_text())["hosts"][0], scripts
+
+
+@pytest.mark.parametrize("name", ["-a", "<domain>", "ctl$1"])
+def test_a_control_domain_named_as_ldm_would_refuse_stops_the_plan(tmp_path: Path, name: str) -> None:
+    """Named `-a` or `<domain>`, part 2 of its script was a line sh cannot
+    parse, found only once part 1 and its reboot had run."""
+    host, scripts = _script_lines(tmp_path, _ldm_renamed(tmp_path, "primary ", name, virtinfo=True))
+    assert host["plan"]["phases"] == [] and host["findings"]
+    assert any(note.startswith(f"domain {name!r}: a name ldm refuses") for note in host["plan"]["notes"])
+    assert "no change is planned: the control domain's name is one ldm refuses" in host["plan"]["notes"]
+    for text in scripts.values():
+        assert not [line for line in text.splitlines() if not line.startswith("#") and ("ldm " in line or name in line)]
+
+
+def test_a_guest_named_as_ldm_would_refuse_has_no_step_and_the_others_keep_theirs(tmp_path: Path) -> None:
+    host, scripts = _script_lines(tmp_path, _ldm_renamed(tmp_path, "ldg1 ", "-a", virtinfo=False))
+    assert any(note.startswith("domain '-a': a name ldm refuses") for note in host["plan"]["notes"])
+    commands = [s["command"] for phase in host["plan"]["phases"] for s in phase["steps"]]
+    assert "ldm stop ldg2" in commands and not [c for c in commands if "-a" in c.split() or "dash" in c]
+    [text] = scripts.values()
+    assert "    ldm stop ldg2" in text.splitlines()
+
+
+def test_a_script_sh_cannot_read_is_never_written_to_run(capsys) -> None:
+    """Every script is read whole by sh -n before it is written: one it refuses runs nothing."""
+    from advisor.report import script
+    from conftest import review
+
+    [host] = review(BUNDLE).hosts
+    good = script.render_host(host)
+    assert all(script.checked(host, name, text) == text for name, text in good.items())
+    stub = script.checked(host, "t5.remediation.sh", "#!/bin/sh\nreboot\nflags=`ldm list <a> | awk '{ print }'`\n")
+    assert subprocess.run(["dash", "-n"], input=stub, text=True).returncode == 0
+    assert "reboot" not in stub and stub.rstrip().endswith("exit 1")
+    [said] = capsys.readouterr().err.splitlines()
+    assert said.startswith("advisor: t5.remediation.sh: sh -n refused it (") and said.endswith(
+        "; written as a script that runs nothing")
