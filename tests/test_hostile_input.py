@@ -12,6 +12,7 @@ import gzip
 import json
 import lzma
 import os
+import re
 import shutil
 import subprocess
 import tarfile
@@ -1308,3 +1309,97 @@ def test_a_script_sh_cannot_read_is_never_written_to_run(capsys) -> None:
     [said] = capsys.readouterr().err.splitlines()
     assert said.startswith("advisor: t5.remediation.sh: sh -n refused it (") and said.endswith(
         "; written as a script that runs nothing")
+
+
+# Seven internal errors reached the user as one line naming a Python exception
+# (`could not be reviewed (OverflowError: ...)`); each is handled where it arises.
+_PYTHON_ERROR = re.compile(r"\b(?:[A-Z][A-Za-z]*(?:Error|Exception)|KeyError|StopIteration|Traceback)\b")
+
+
+def _edited(tmp_path: Path, capture: str, file: str, edit) -> tuple[Path, list[str]]:
+    """A copy of a bundled capture with one file edited; every error line its review gives."""
+    from conftest import review
+
+    dest = tmp_path / capture
+    shutil.copytree(CAPTURES / capture, dest)
+    (dest / file).write_text(edit((dest / file).read_text()))
+    report = review(dest)
+    said = list(report.errors) + [e for h in report.hosts for e in h.errors]
+    assert not [line for line in said if _PYTHON_ERROR.search(line) or "too large to hold in memory" in line], said
+    return dest, said
+
+
+@pytest.mark.parametrize("capture, file", [("linux-gw-untuned", "ip-link.txt"), ("ovm-dom0-untuned", "xl-list.txt"),
+                                           ("hpux-rx6600-lanscan-v", "nwmgr-vmtu@lan0.txt")])
+def test_a_number_of_more_than_4300_digits_is_refused_at_its_line_in_words(tmp_path: Path, capture: str,
+                                                                         file: str) -> None:
+    """int() refuses it: `not understood (ValueError: Exceeds the limit (4300 digits) ...)`."""
+    dest, said = _edited(tmp_path, capture, file, lambda text: re.sub(r"\d+", "9" * 5000, text, count=1))
+    line = next(n for n, text in enumerate((CAPTURES / capture / file).read_text().splitlines(), 1)
+                if re.search(r"\d", text))
+    assert f"{dest / file}:{line}: a number of more than 4,300 digits; not one any command prints" in said
+
+
+def test_a_kstat_instance_of_5000_digits_is_refused_at_its_line_in_words(tmp_path: Path) -> None:
+    dest, said = _edited(tmp_path, "s10-guest-tuned", "kstat-p.txt",
+                         lambda text: text + f"vnet:{'9' * 5000}:vnetldc0x1:dring_mode\t4\n")
+    assert said == [f"{dest / 'kstat-p.txt'}:{len((CAPTURES / 's10-guest-tuned' / 'kstat-p.txt').read_text().splitlines()) + 1}"
+                    f": instance 99999999999999999999... of 5,000 digits; not a kstat instance"]
+
+
+@pytest.mark.parametrize("capture, file", [("s10-guest-tuned", "kstat-p.txt"), ("ovm-dom0-pinned", "xl-info.txt")])
+def test_superscript_digits_are_not_read_as_a_number(tmp_path: Path, capture: str, file: str) -> None:
+    """'²'.isdigit() is true and int('²') fails: `could not be reviewed (ValueError: invalid literal for int() ...)`."""
+    _edited(tmp_path, capture, file, lambda text: re.sub(r"\d+", lambda m: "\u00b2" * len(m.group()), text))
+
+
+@pytest.mark.parametrize("capture, file, numbers, said", [
+    ("t5-primary-untuned", "ldm-list-devices.txt", r"\d+", None),  # a size: none (OverflowError: float infinity)
+    ("hpux-rx6600-lanscan-v", "nwmgr-attrs@lan0.txt", r"\d+", None),  # a speed: none (the same)
+    ("t2-primary-crowded", "ldm-list-l-p.txt", r"(?<=mem=)\d+",
+     "ldm-list-l-p.txt:2: mem= of 400 digits; no machine has that memory"),  # OverflowError: integer division
+    ("ovm-dom0-pinned", "xl-info.txt", r"\d+",
+     "xl-info.txt:5: nr_cpus of 400 digits; Xen runs on at most 16,384 CPUs"),  # a set of every CPU: all memory
+    ("t5-primary-untuned", "ldm-list-l.txt", r"\d+", "could not be reviewed (host.domains[0].vcpus is a number of "
+                                                    "400 digits; the rules compare numbers of at most 19)"),
+])
+def test_a_number_of_400_digits_is_said_in_words(tmp_path: Path, capture: str, file: str, numbers: str,
+                                                 said: str | None) -> None:
+    """Too large for a float (OverflowError), for memory, or for CEL's 64-bit numbers
+    (`ValueError: Failed to convert variable 'host'`)."""
+    _dest, errors = _edited(tmp_path, capture, file, lambda text: re.sub(numbers, "9" * 400, text))
+    assert said is None or any(e.endswith(said) for e in errors), errors
+
+
+@pytest.mark.slow  # a size, time or fuzz audit: the full run, not the fast tier
+@pytest.mark.parametrize("kind", ["superscript", "400 digits", "5000 digits", "1e999", "NUL"])
+def test_no_error_on_any_bundled_capture_edited_so_names_a_python_exception(tmp_path: Path, kind: str) -> None:
+    """The probe that found the seven: every file of every bundled capture, its numbers replaced.
+    Run under a cap on this process's memory: nr_cpus of 400 digits once took all of it."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    resource.setrlimit(resource.RLIMIT_AS, (_vm_size() + (2 << 30), hard))
+    try:
+        _every_capture_edited(tmp_path, kind)
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
+def _vm_size() -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmSize:"):
+            return int(line.split()[1]) << 10
+    return 0
+
+
+def _every_capture_edited(tmp_path: Path, kind: str) -> None:
+    edit = {"superscript": lambda t: re.sub(r"\d+", lambda m: "\u00b2" * len(m.group()), t),
+            "400 digits": lambda t: re.sub(r"\d+", "9" * 400, t),
+            "5000 digits": lambda t: re.sub(r"\d+", "9" * 5000, t),
+            "1e999": lambda t: re.sub(r"\d+", "1e999", t),
+            "NUL": lambda t: "\n".join(line[:len(line) // 2] + "\0" + line[len(line) // 2:] for line in t.splitlines())}[kind]
+    for capture in sorted(CAPTURES.iterdir()):
+        for file in sorted(f.name for f in capture.iterdir() if f.is_file() and f.name != "manifest.yaml"):
+            shutil.rmtree(tmp_path / capture.name, ignore_errors=True)
+            _edited(tmp_path, capture.name, file, edit)

@@ -16,7 +16,7 @@ from advisor.engine.cel_env import Expr, Scope, remember_checked
 from advisor.engine.inputs import command_family, input_for
 from advisor.engine.model import TEMPLATE, Check, Rule, Severity
 from advisor.engine.policy import Policy
-from advisor.errors import RulePackError
+from advisor.errors import InputError, RulePackError, excerpt
 from advisor.shell import shell_word
 from advisor.facts.models import HostFacts
 from advisor.report.model import OTHER_PLATFORM, RUNTIME_REASON, Finding, FixStep, Result
@@ -171,6 +171,7 @@ class Engine:
         the findings of those that fail (left out with `findings=False`: a
         judgment of a plan needs only the results)."""
         host = facts.dump()
+        _within_cel(host, "host")
         scope = Scope(cel={"host": {}}, host=host, intent=self.intents, p={}, s=None, v={}, item=None)
         given: frozenset[str] | None = frozenset()  # the host fields CEL holds now
         results: list[Result] = []
@@ -364,6 +365,23 @@ class Engine:
                 if part and part not in out:
                     out.append(part)
         return out
+
+
+_INT64 = 1 << 63
+
+
+def _within_cel(value: Any, path: str) -> None:
+    """CEL's numbers are 64-bit: a fact past them (a capture of 400-digit
+    counts) cannot be given to any rule. Said in words, naming the fact."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _within_cel(item, f"{path}.{key}")
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _within_cel(item, f"{path}[{i}]")
+    elif isinstance(value, int) and not isinstance(value, bool) and not -_INT64 <= value < _INT64:
+        raise InputError(f"{excerpt(path, 80)} is a number of {len(str(abs(value))):,} digits; the rules compare "
+                         f"numbers of at most 19")
 
 
 def _partial(compiled: CompiledRule, facts: HostFacts, result: Result) -> Result:

@@ -72,7 +72,7 @@ class _Reader:
         key, tab, value = raw.partition("\t")
         if tab:
             parts = key.split(":", 3)
-            if len(parts) == 4 and parts[1].isdigit() and parts[3]:
+            if len(parts) == 4 and parts[1].isascii() and parts[1].isdigit() and parts[3]:
                 self.matched += 1
                 self.last_ok = True
                 self._keep(parts[0], parts[1], parts[2], parts[3], value, number)
@@ -92,6 +92,9 @@ class _Reader:
 
     def _keep(self, module: str, instance: str, name: str, statistic: str, value: str, number: int) -> None:
         if (self.modules is None or module in self.modules) and self.wanted(module, instance, name, statistic):
+            if len(instance) > 18:  # an instance is a small number; int() refuses 4,301 digits
+                raise ParseError(f"instance {instance[:20]}... of {len(instance):,} digits; not a kstat instance",
+                                 line=number)
             key = (module, int(instance), name, statistic)
             if self.limit is not None and key not in self.kept:
                 kstat = key[:3]

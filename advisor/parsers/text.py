@@ -94,11 +94,20 @@ _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40, "P": 1 
 
 
 def parse_size(text: str) -> int | None:
-    """'32G', '768M', '17179869184' -> bytes; None when it is not a size."""
+    """'32G', '768M', '17179869184' -> bytes; None when it is not a size (one
+    too large for a float, 400 digits, is none a machine has)."""
     m = _SIZE.match(text)
     if not m:
         return None
-    return int(float(m.group(1)) * _UNITS[m.group(2).upper()])
+    try:
+        return int(float(m.group(1)) * _UNITS[m.group(2).upper()])
+    except OverflowError:  # float('9' * 400) is infinity
+        return None
+
+
+def digits(text: str) -> bool:
+    """ASCII digits only: str.isdigit() also takes '²' and '①', which int() refuses."""
+    return text.isascii() and text.isdigit()
 
 
 def parse_int(text: str) -> int | None:
