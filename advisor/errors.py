@@ -78,4 +78,6 @@ def brief(exc: BaseException) -> str:
     if isinstance(exc, MemoryError):
         return "too large to hold in memory"
     first = str(exc).splitlines()[0] if str(exc) else ""
+    if isinstance(exc, AdvisorError) and first:  # its message is in words already
+        return excerpt(first, 160)
     return f"{type(exc).__name__}: {excerpt(first, 120)}" if first else type(exc).__name__

@@ -98,8 +98,9 @@ def review_with_facts(capture: Capture, engine: Engine) -> tuple[HostReport, Hos
                                    lambda facts: _judge(engine, host, built.facts, results, facts),
                                    engine.runtime_rules)
                    if accepted.findings else changeplan.build(accepted.findings, built.facts))
+    steps = report.plan.by_finding() if report.plan is not None else {}
     for f in report.findings:
-        f.plan_steps = [n for n, _s in report.plan.steps_for(f)] if report.plan is not None else []
+        f.plan_steps = [n for n, _s in steps.get(f.tag, [])]
     return report, built.facts
 
 

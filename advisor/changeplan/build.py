@@ -18,6 +18,7 @@ decision; steps that depend on what advisor cannot see stay comments.
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -25,7 +26,7 @@ from advisor import changes as operations
 from advisor.changes import Change
 from advisor.facts.models import Domain, HostFacts
 from advisor.results.model import ChangePlan, DomainAction, Finding, FixStep, PlanPhase, PlanStep, placeholder_in
-from advisor.shell import shell_word
+from advisor.shell import LDM_NAME_MAX, ldm_refuses, shell_word
 
 REBOOT = {"solaris": "shutdown -y -g0 -i6", "hpux": "shutdown -r -y 0", "linux": "shutdown -r now"}
 Script = Literal["host", "control-domain"]  # the captured host's script, or the control domain's
@@ -73,13 +74,16 @@ class _Host:
 def _merge(findings: list[Finding]) -> list[_Step]:
     """Each command once, with every finding it serves; a restart wins over now."""
     merged: dict[tuple[str, str, str | None], _Step] = {}
+    served: dict[tuple[str, str, str | None], set[str]] = {}  # a step may serve thousands (one per LDC channel)
     for f in findings:
         for s in f.steps:
             key = (s.kind, s.code, s.domain)
             if key not in merged:
                 merged[key] = _Step(s.model_copy())  # fields are only ever set anew on the copy; a Change is frozen
+                served[key] = set()
             entry = merged[key]
-            if f.tag not in entry.fixes:
+            if f.tag not in served[key]:
+                served[key].add(f.tag)
                 entry.fixes.append(f.tag)
             if s.takes_effect == "restart":
                 entry.step.takes_effect = "restart"
@@ -230,8 +234,39 @@ def build(findings: list[Finding], facts: HostFacts, held: dict[Change, str] | N
     plan.prerequisites = [_plan_step(s) for s in steps if s.step.kind == "prerequisite"]
     plan.checks = [_plan_step(s) for s in steps if s.step.kind == "check"]
     changes = [s for s in steps if s.step.kind == "change"]
+    named = [d.name for d in facts.domains or []] + ([facts.ldom_name] if facts.ldom_name is not None else [])
+    refused = {name for name in named if ldm_refuses(name)}
+    if refused:
+        plan.notes += [f"domain {_shown(name)}: a name ldm refuses (a letter or digit, then letters, digits and "
+                       f"-_+#.:;~(), at most {LDM_NAME_MAX} characters): the capture is damaged or forged, and no "
+                       f"step is planned for it" for name in sorted(refused)]
+        if host.control_name in refused:  # every ldm command runs there, and its reboot ends part 1
+            plan.notes.append("no change is planned: the control domain's name is one ldm refuses")
+            return plan
+        changes = [s for s in changes if not _names(s, refused)]
     plan.phases = _with_copies(_phases(changes, host))
     return plan
+
+
+def _shown(name: str) -> str:
+    from advisor.errors import excerpt
+
+    return repr(excerpt(name))
+
+
+def _names(s: _Step, names: set[str]) -> bool:
+    """Whether the step names any of these domains: as its domain, one it
+    restarts, or a word of its command."""
+    st = s.step
+    words = {shell_word(n) for n in names}
+    if st.domain in words or words & set(st.also_restarts):
+        return True
+    if st.change is not None and (st.change.domain in names or (s.is_ldm and st.change.target in names)):
+        return True
+    try:
+        return bool(names & set(shlex.split(st.code)))
+    except ValueError:
+        return True  # a command whose quoting is broken names what it names: not run either
 
 
 def _outage_domains(changes: list[_Step], host: _Host) -> list[str]:

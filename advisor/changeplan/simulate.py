@@ -152,12 +152,12 @@ def _causes(plan: ChangePlan, facts: HostFacts, tag: str, judge: Judge) -> list[
 def _result(plan: ChangePlan, score: float | None, after_score: float | None, before: list[Finding],
             after_tags: set[str], runtime: set[str], walk: _Walk, held: dict[Change, str],
             said: list[str]) -> Simulation:
-    steps = plan.numbered()
+    steps = plan.by_finding()
     left: list[Left] = []
     fixed: list[str] = []
     for f in before:
         tag = f.tag
-        mine = [(n, s) for n, s in steps if tag in s.fixes]
+        mine = steps.get(tag, [])
         running = [n for n, s in mine if s.run]
         if tag not in after_tags:
             fixed.append(tag)

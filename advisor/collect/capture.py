@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from datetime import datetime
 
 from dataclasses import dataclass, field
@@ -11,6 +13,8 @@ from typing import Iterator
 from advisor.errors import ParseError, readable
 
 MAX_TEXT_BYTES = 64 << 20  # `ldm list -l` of the largest system is a few MiB
+MAX_DIGITS = 4_300  # the longest run of digits Python's int() reads (sys.get_int_max_str_digits())
+_LONG_NUMBER = re.compile(rf"\d{{{MAX_DIGITS + 1}}}")
 
 
 @dataclass
@@ -31,7 +35,11 @@ class RawOutput:
         if size > MAX_TEXT_BYTES:
             raise ParseError(f"{size:,} bytes, more than the {MAX_TEXT_BYTES >> 20} MiB advisor reads of one "
                              f"such output; refused")
-        return self.path.read_text(encoding="utf-8", errors="replace")
+        text = self.path.read_text(encoding="utf-8", errors="replace")
+        if (run := _LONG_NUMBER.search(text)) is not None:  # int() refuses it: no command prints such a number
+            raise ParseError(f"a number of more than {MAX_DIGITS:,} digits; not one any command prints",
+                             line=text.count("\n", 0, run.start()) + 1)
+        return text
 
     def lines(self) -> Iterator[str]:
         with self.path.open(encoding="utf-8", errors="replace") as fh:

@@ -71,7 +71,9 @@ class _Replay:
 class CheckedPaxTarInfo(tarfile.TarInfo):
     """A TarInfo whose pax headers are checked before tarfile parses them."""
 
-    def _proc_pax(self, tarfile_):  # tarfile's own reader of pax headers (since Python 2.6), checked first
+    # tarfile's own reader of pax headers (since Python 2.6), checked first; tarfile passes itself
+    # positionally, as tarfile_ not to hide the module
+    def _proc_pax(self, tarfile_):  # pylint: disable=arguments-renamed
         buf = tarfile_.fileobj.read(self._block(self.size))
         tarfile_._pax_digit_work = check(buf, tarfile_.__dict__.get("_pax_digit_work", 0))
         real = tarfile_.fileobj

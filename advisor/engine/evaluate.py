@@ -17,7 +17,7 @@ from advisor.engine.cel_env import Expr, Scope, remember_checked
 from advisor.engine.inputs import command_family, input_for
 from advisor.engine.model import TEMPLATE, Check, Rule
 from advisor.engine.policy import Policy
-from advisor.errors import RulePackError
+from advisor.errors import InputError, RulePackError, excerpt
 from advisor.facts.models import HostFacts, record_of
 from advisor.results.model import OTHER_PLATFORM, RUNTIME_REASON, Finding, FixStep, Result, Severity
 from advisor.shell import shell_word
@@ -188,7 +188,7 @@ class Engine:
         self.policy = policy or Policy()
         self.rules = [CompiledRule(r) for r in rules if r.id not in self.policy.disabled]
         self.intents = self.policy.intents.model_dump()
-        self.host_fields = _fields("host", [e.source for r in self.rules for e in r.expressions])
+        self.host_fields = _union([c.host_reads for c in self.rules])  # what CEL is given of a host
         self.runtime_rules = {r.rule.id for r in self.rules if r.rule.runtime}
         remember_checked()
 
@@ -229,6 +229,8 @@ class Engine:
         reads = self.host_fields if only is None else _union([c.host_reads for c in rules])
         if only is None or reads is None:
             host = facts.dump()
+            if only is None:  # a plan's model holds the captured values or the plan's own
+                _within_cel(host, "host")
         else:  # a plan's judgment of a few rules: their facts alone, and their subjects
             host = facts.dump(only=reads | {a for c in rules if (a := SUBJECTS[c.rule.subject][0])})
         scope = Scope(cel={"host": _cut(host, reads)}, host=host, intent=self.intents, p={}, s=None, v={}, item=None)
@@ -432,6 +434,23 @@ def _moved(before: list[Any] | None, after: list[Any] | None, namer: Namer) -> s
     if len(old) != len(before) or len(new) != len(after):
         return None
     return {name for name in old.keys() | new.keys() if old.get(name) != new.get(name)}
+
+
+_INT64 = 1 << 63
+
+
+def _within_cel(value: Any, path: str) -> None:
+    """CEL's numbers are 64-bit: a fact past them (a capture of 400-digit
+    counts) cannot be given to any rule. Said in words, naming the fact."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _within_cel(item, f"{path}.{key}")
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _within_cel(item, f"{path}[{i}]")
+    elif isinstance(value, int) and not isinstance(value, bool) and not -_INT64 <= value < _INT64:
+        raise InputError(f"{excerpt(path, 80)} is a number of {len(str(abs(value))):,} digits; the rules compare "
+                         f"numbers of at most 19")
 
 
 def _partial(compiled: CompiledRule, facts: HostFacts, result: Result) -> Result:

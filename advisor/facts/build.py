@@ -53,7 +53,8 @@ def parse_outputs(capture: Capture) -> tuple[dict[str, Any], list[str], list[str
 
 def _parse_one(command_id: str, output: RawOutput) -> Any:
     if command_id == "kstat-p":
-        return kstat.scan_file(output.path, kstat_facts.wanted, kstat_facts.MODULES)
+        return kstat.scan_file(output.path, kstat_facts.wanted, kstat_facts.MODULES,
+                               kstat_facts.STATISTICS)
     parser = parser_for(command_id)
     assert parser is not None
     return parser(output)

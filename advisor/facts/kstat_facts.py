@@ -16,6 +16,7 @@ LDC_COUNTERS = {"opackets64", "ipackets64", "ierrors", "oerrors", "norcvbuf", "n
                 "rx_allocb_fail", "rx_lost_pkts"}
 MODULES = frozenset({"vnet", "vsw", "tcp"})
 TCP_LSO_STATS = {"tcp_lso_enabled", "tcp_lso_disabled", "tcp_lso_times", "tcp_lso_pkt_out"}
+STATISTICS = frozenset(LDC_STATS | LDC_COUNTERS | TCP_LSO_STATS | {"outDataSegs"})  # every one `wanted` accepts
 
 
 def wanted(module: str, instance: str, name: str, statistic: str) -> bool:

@@ -85,7 +85,7 @@ def build_domains(listing: LdmListing, file: str, tpc: int | None) -> tuple[list
         if dom.vcpus is None and d.core_count is not None and tpc:
             dom.vcpus = d.core_count * tpc
         dom.evidence["vcpus"] = dom.evidence["memory_gb"] = _ev(file, d.line)
-        if dom.vcpus is not None and tpc:
+        if dom.vcpus is not None and tpc and dom.vcpus < 1 << 53:  # a float holds it (400 digits: no float does)
             dom.cores = round(dom.vcpus / tpc, 2)
         dom.whole_cores = whole_cores(d, tpc)
         if d.cores:

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 
 from advisor.errors import ParseError
-from advisor.parsers.text import Line, numbered
+from advisor.parsers.text import Line, digits, numbered
 
 _ROW = re.compile(r"^(?P<path>\S+)\s+(?P<mac>0x[0-9A-Fa-f]{12})\s+(?P<card>\d+)\s+(?P<state>UP|DOWN|\S+)\s+"
                   r"(?P<name>lan\d+)(?:\s+(?P<snap>snap\d+))?\s+(?P<nmid>\d+)\s+(?P<type>\S+)\s+(?P<dlpi>\S+)\s+(?P<major>\d+)\s*$")
@@ -316,6 +316,8 @@ def parse_speed(value: str) -> Speed | None:
     if m is None:
         return None
     mbps = float(m.group("num")) * (1000 if m.group("unit").upper() == "G" else 1)
+    if mbps > 1e12:  # 400 digits make infinity, which int() refuses: no link is that fast
+        return None
     auto = m.group("auto")
     return Speed(int(mbps), m.group("duplex").lower() if m.group("duplex") else None,
                  None if auto is None else auto.lower() == "on")
@@ -335,7 +337,7 @@ class LanMib:
 
     def number(self, name: str) -> int | None:
         value = self.values.get(name, ("", 0))[0]
-        return int(value) if value.isdigit() else None
+        return int(value) if digits(value) else None
 
     def status(self, name: str) -> str | None:
         """`up(1)` -> `up`."""
@@ -379,7 +381,7 @@ def parse_lanadmin_mib(text: str) -> LanMib:
         else:
             raise ParseError(f"not a lanadmin status line: {s[:40]!r}", line=ln.number)
     ppa = values.get("PPA Number", ("", 0))[0]
-    if not ppa.isdigit():
+    if not digits(ppa):
         raise ParseError("no 'PPA Number = N' line under the status display heading", line=lines[start].number)
     return LanMib(int(ppa), values)
 
@@ -418,7 +420,7 @@ def parse_lanadmin_apa(text: str) -> list[ApaGroup]:
         if m.group("index") is None and not m.group("key")[0].isupper():  # `lanadmin: ...`, a prompt
             raise ParseError(f"not a lanadmin APA line ('Name : value'): {s[:40]!r}", line=ln.number)
         if key in _APA_PPA:
-            if not value.isdigit():
+            if not digits(value):
                 raise ParseError(f"not a link aggregate PPA: {value[:20]!r}", line=ln.number)
             groups.append(ApaGroup(int(value), [], None, ln.number))
         elif groups and key in _APA_MEMBERS:

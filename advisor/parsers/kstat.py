@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator, TextIO
 
 from advisor.errors import ParseError
 
@@ -45,18 +45,25 @@ def _spaced(text: str) -> tuple[str, ...] | None:
 _TIMESTAMP = re.compile(r"^\s*(?:\d{9,11}|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \w{3} [ \d]\d \d\d:\d\d:\d\d (?:\w+ )?\d{4})\s*$")
 
 
-MAX_KEPT = 100_000  # statistics the rules read: a domain has at most 4,080 LDC channels of about a dozen each
+# kstats (module:instance:name) whose statistics a filter keeps: a domain has at
+# most 4,080 LDC channels (SPARC T5 and later), each one vnet or vsw kstat, and
+# tcp has two. Each is a subject the rules judge and a finding it may fail, so
+# a dump of more is refused as it is read, not judged for minutes.
+MAX_KSTATS = 4_096
 
 
 class _Reader:
     """The line-by-line reading both entry points share: what is kept, how many
     kstat lines were seen, and whether the last line was whole. What a filter
-    keeps is bounded (MAX_KEPT): a dump of more is not one host's."""
+    keeps is bounded (`limit` kstats, MAX_KSTATS): a dump of more is not one host's."""
 
-    def __init__(self, wanted: Wanted, modules: frozenset[str] | None):
+    def __init__(self, wanted: Wanted, modules: frozenset[str] | None, limit: int = MAX_KSTATS):
         self.wanted, self.modules = wanted, modules
-        self.limit = None if wanted is everything else MAX_KEPT
-        self.kept: dict[KstatKey, KstatValue] = {}
+        self.limit = None if wanted is everything else limit
+        self.kstats: set[tuple[str, int, str]] = set()
+        # (module, instance, name, statistic) -> (value, line): tuples hash and
+        # compare in C, a dump may repeat a statistic millions of times (rounds)
+        self.kept: dict[tuple[str, int, str, str], tuple[str, int]] = {}
         self.matched = 0
         self.last_ok = True
         self.text = ""
@@ -65,7 +72,7 @@ class _Reader:
         key, tab, value = raw.partition("\t")
         if tab:
             parts = key.split(":", 3)
-            if len(parts) == 4 and parts[1].isdigit() and parts[3]:
+            if len(parts) == 4 and parts[1].isascii() and parts[1].isdigit() and parts[3]:
                 self.matched += 1
                 self.last_ok = True
                 self._keep(parts[0], parts[1], parts[2], parts[3], value, number)
@@ -85,25 +92,33 @@ class _Reader:
 
     def _keep(self, module: str, instance: str, name: str, statistic: str, value: str, number: int) -> None:
         if (self.modules is None or module in self.modules) and self.wanted(module, instance, name, statistic):
-            key = KstatKey(module, int(instance), name, statistic)
-            if self.limit is not None and len(self.kept) >= self.limit and key not in self.kept:
-                raise ParseError(f"more than {self.limit:,} of the statistics advisor reads (a domain has at most "
-                                 f"4,080 LDC channels); not the dump of one host", line=number)
-            self.kept[key] = KstatValue(value.strip(), number)
+            if len(instance) > 18:  # an instance is a small number; int() refuses 4,301 digits
+                raise ParseError(f"instance {instance[:20]}... of {len(instance):,} digits; not a kstat instance",
+                                 line=number)
+            key = (module, int(instance), name, statistic)
+            if self.limit is not None and key not in self.kept:
+                kstat = key[:3]
+                if kstat not in self.kstats:
+                    if len(self.kstats) >= self.limit:
+                        raise ParseError(f"more than {self.limit:,} of the kstats advisor reads (vnet and vsw "
+                                         f"channels: a domain has at most 4,080); not the dump of one host",
+                                         line=number)
+                    self.kstats.add(kstat)
+            self.kept[key] = (value, number)
 
     def result(self, number: int) -> dict[KstatKey, KstatValue]:
         if self.matched == 0:
             raise ParseError("no kstat lines found" if number else "empty output")
         if not self.last_ok and ":" in self.text and "\t" not in self.text:
             raise ParseError("last line has no value (truncated file?)", line=number)
-        return self.kept
+        return {KstatKey(*key): KstatValue(value.strip(), line) for key, (value, line) in self.kept.items()}
 
 
-def parse_stream(lines: Iterable[str], wanted: Wanted,
-                 modules: frozenset[str] | None = None) -> dict[KstatKey, KstatValue]:
+def parse_stream(lines: Iterable[str], wanted: Wanted, modules: frozenset[str] | None = None,
+                 limit: int = MAX_KSTATS) -> dict[KstatKey, KstatValue]:
     """`modules`, when given, lists every module `wanted` can accept: lines of
     other modules are checked for form but not offered to `wanted`."""
-    reader = _Reader(wanted, modules)
+    reader = _Reader(wanted, modules, limit)
     number = 0
     for number, raw in enumerate(lines, start=1):
         reader.feed(raw, number)
@@ -114,19 +129,27 @@ CHUNK = 1 << 20
 MAX_LINE = 1 << 20  # a kstat -p line is a name and a value: a few hundred bytes at most
 
 
-def scan_file(path: Path, wanted: Wanted, modules: frozenset[str]) -> dict[KstatKey, KstatValue]:
+def scan_file(path: Path, wanted: Wanted, modules: frozenset[str], statistics: frozenset[str] | None = None,
+              limit: int = MAX_KSTATS) -> dict[KstatKey, KstatValue]:
     """parse_stream's result for a file, without reading every line as Python:
     the rules want a few hundred of a dump's hundred thousand lines. Once the
     file has shown a kstat line, each 1 MiB block is searched for lines that
-    start with one of `modules` (the only lines `wanted` can accept), line
-    numbers are counted with the newlines between them, and the file's last
-    lines are read as parse_stream reads them, to judge whether it is whole.
-    Memory stays at one block whatever the dump's size. A file with lone
-    carriage returns (which text mode reads as line ends) takes parse_stream."""
-    reader = _Reader(wanted, modules)
+    start with one of `modules` (the only lines `wanted` can accept) and, when
+    `statistics` lists every statistic `wanted` can accept, name one of them
+    (a dump of ten million lines of those modules is otherwise read line by
+    line, a minute); line numbers are counted with the newlines between them,
+    and the file's last lines are read as parse_stream reads them, to judge
+    whether it is whole. Memory stays at one block whatever the dump's size. A
+    file with lone carriage returns (which text mode reads as line ends) takes
+    parse_stream."""
+    reader = _Reader(wanted, modules, limit)
     names = b"|".join(re.escape(m.encode()) for m in sorted(modules))
-    first = re.compile(rb"(?:" + names + rb"):")
-    starts = re.compile(rb"\n(?:" + names + rb"):[^\n]*")  # led by a literal newline: searched at memchr speed
+    key = rb"(?:" + names + rb"):"
+    if statistics:  # `instance:name:statistic`, the statistic one of them and not the start of a longer word
+        stats = b"|".join(re.escape(m.encode()) for m in sorted(statistics))
+        key += rb"[^:\n]*:[^:\n]*:(?:" + stats + rb")(?![\w:])"
+    first = re.compile(key)
+    starts = re.compile(rb"\n" + key + rb"[^\n]*")  # led by a literal newline: searched at memchr speed
     number = 0  # lines before the block being read
     tail: list[bytes] = []  # the file's last substantive line and the lines after it
     with path.open("rb") as fh:
@@ -137,7 +160,7 @@ def scan_file(path: Path, wanted: Wanted, modules: frozenset[str]) -> dict[Kstat
             cut = len(block) if not data else block.rfind(b"\n") + 1
             block, carry = block[:cut], block[cut:]
             if b"\r" in block and block.count(b"\r") != block.count(b"\r\n"):
-                return _slow(path, wanted, modules)
+                return _slow(path, wanted, modules, statistics, limit)
             offset = 0
             while reader.matched == 0 and offset < len(block):  # the head: every line, until one is kstat
                 end = block.find(b"\n", offset) + 1 or len(block)
@@ -159,6 +182,8 @@ def scan_file(path: Path, wanted: Wanted, modules: frozenset[str]) -> dict[Kstat
             if not data:
                 break
             if len(carry) > MAX_LINE:  # kept whole it would be copied again with every block read
+                if carry.count(b"\r") != carry.count(b"\r\n"):  # lone carriage returns end lines in text mode
+                    return _slow(path, wanted, modules, statistics, limit)
                 raise ParseError(f"a line of more than {MAX_LINE >> 20} MiB; not a kstat -p line", line=number + 1)
     if reader.matched:
         _judge_tail(reader, tail, number)
@@ -204,9 +229,22 @@ def _judge_tail(reader: _Reader, tail: list[bytes], number: int) -> None:
         reader.feed(_line(raw), first + i)
 
 
-def _slow(path: Path, wanted: Wanted, modules: frozenset[str]) -> dict[KstatKey, KstatValue]:
+def _slow(path: Path, wanted: Wanted, modules: frozenset[str], statistics: frozenset[str] | None = None,
+          limit: int = MAX_KSTATS) -> dict[KstatKey, KstatValue]:
+    """scan_file's result, every line read as Python (`statistics` need not be given: `wanted` decides)."""
     with path.open(encoding="utf-8", errors="replace") as fh:
-        return parse_stream(fh, wanted, modules)
+        return parse_stream(_bounded(fh), wanted, modules, limit)
+
+
+def _bounded(fh: TextIO) -> Iterator[str]:
+    """The lines of a text file, each read at most MAX_LINE characters at a
+    time: a line of 256 MiB read whole took 800 MiB."""
+    number = 0
+    while line := fh.readline(MAX_LINE + 1):
+        number += 1
+        if len(line) > MAX_LINE:
+            raise ParseError(f"a line of more than {MAX_LINE >> 20} MiB; not a kstat -p line", line=number)
+        yield line
 
 
 def everything(module: str, instance: str, name: str, statistic: str) -> bool:

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 
 from advisor.errors import ParseError
-from advisor.parsers.text import numbered, parse_size
+from advisor.parsers.text import digits, numbered, parse_size
 
 _SECTION = re.compile(r"^\s*([A-Z][A-Z0-9_]*)\s*$")
 _NAME = re.compile(r"^[A-Za-z0-9_][\w.+#:;~()-]*$")  # a domain name, or _sys_; annotations start otherwise
@@ -95,5 +95,5 @@ def _parseable_row(devices: Devices, section: str, fields: dict[str, str], line:
     elif section == "VCPU" and "free" in fields:
         _add_vcpu(devices, fields["free"])
     elif section == "MEMORY" and "size" in fields:
-        size = int(fields["size"]) if fields["size"].isdigit() and len(fields["size"]) < 20 else None
+        size = int(fields["size"]) if digits(fields["size"]) and len(fields["size"]) < 20 else None
         _add_memory(devices, size, fields.get("bound") or None, line)

@@ -36,13 +36,16 @@ def _domain(rec: Record) -> LdmDomain:
         raise ParseError("DOMAIN record without name=", line=rec.line)
     flags = frozenset(f for f in (rec.get("flags") or "").split(",") if f)
     mem = rec.get("mem")
+    memory = parse_int(mem) if mem else None
+    if memory is not None and memory >= 1 << 62:  # a float, which sizes become, holds no 400-digit number
+        raise ParseError(f"mem= of {len(str(memory)):,} digits; no machine has that memory", line=rec.line)
     return LdmDomain(
         name=name,
         line=rec.line,
         state=rec.get("state"),
         flags=flags,
         ncpu=parse_int(rec.get("ncpu") or ""),
-        memory_bytes=parse_int(mem) if mem else None,
+        memory_bytes=memory,
     )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from advisor.parsers.text import parse_size
+from advisor.parsers.text import digits, parse_size
 
 # Human-form column headers -> parseable-form keys.
 COLUMN_KEYS = {
@@ -132,4 +132,4 @@ class LdmListing:
 
 
 def _int(text: str) -> int | None:
-    return int(text) if text.strip().isdigit() else None
+    return int(text) if digits(text.strip()) else None

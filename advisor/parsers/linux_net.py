@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 
 from advisor.errors import ParseError
-from advisor.parsers.text import Line, numbered
+from advisor.parsers.text import Line, digits, numbered
 
 
 @dataclass
@@ -70,7 +70,7 @@ def parse_ip_link(text: str) -> list[IpLink]:
         attrs = m.group("rest").split("\\")[0].split()
         pairs = dict(zip(attrs[::2], attrs[1::2]))
         mtu = pairs.get("mtu")
-        out.append(IpLink(m.group("name"), int(mtu) if mtu and mtu.isdigit() else None, pairs.get("master"),
+        out.append(IpLink(m.group("name"), int(mtu) if mtu and digits(mtu) else None, pairs.get("master"),
                           pairs.get("state"), frozenset(f for f in m.group("flags").split(",") if f), ln.number))
     if not out:
         raise ParseError("no links")

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 
 from advisor.errors import ParseError
-from advisor.parsers.text import numbered
+from advisor.parsers.text import digits, numbered
 
 
 @dataclass
@@ -196,9 +196,9 @@ def _pkg_blocks(text: str) -> list[dict[str, tuple[str, int]]]:
 def _from_branch(branch: str) -> tuple[str, int] | None:
     """(release, SRU) of entire's branch. 11.4: 11.4.42.0.1.111.0; 11.0-11.3: 0.175.<minor>.<sru>...."""
     parts = branch.split(".")
-    if parts[:2] == ["0", "175"] and len(parts) >= 4 and parts[2].isdigit() and parts[3].isdigit():
+    if parts[:2] == ["0", "175"] and len(parts) >= 4 and digits(parts[2]) and digits(parts[3]):
         return f"11.{parts[2]}", int(parts[3])
-    if parts[0] == "11" and len(parts) >= 3 and parts[1].isdigit() and parts[2].isdigit():
+    if parts[0] == "11" and len(parts) >= 3 and digits(parts[1]) and digits(parts[2]):
         return f"11.{parts[1]}", int(parts[2])
     return None
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 
@@ -14,6 +15,21 @@ class Line:
 
 def numbered(text: str) -> list[Line]:
     return [Line(i, t.rstrip("\r\n")) for i, t in enumerate(text.splitlines(), start=1)]
+
+
+# What str.splitlines ends a line at.
+_BREAK = re.compile("\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+def each_line(text: str) -> Iterator[Line]:
+    """numbered's lines, one at a time: a parser that keeps few of a large
+    output's lines need not hold an object for each (2 million: 250 MiB)."""
+    start = number = 0
+    for number, end in enumerate(_BREAK.finditer(text), start=1):
+        yield Line(number, text[start:end.start()])
+        start = end.end()
+    if start < len(text):
+        yield Line(number + 1, text[start:])
 
 
 _TOKEN = re.compile(r"\S+")
@@ -78,11 +94,20 @@ _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40, "P": 1 
 
 
 def parse_size(text: str) -> int | None:
-    """'32G', '768M', '17179869184' -> bytes; None when it is not a size."""
+    """'32G', '768M', '17179869184' -> bytes; None when it is not a size (one
+    too large for a float, 400 digits, is none a machine has)."""
     m = _SIZE.match(text)
     if not m:
         return None
-    return int(float(m.group(1)) * _UNITS[m.group(2).upper()])
+    try:
+        return int(float(m.group(1)) * _UNITS[m.group(2).upper()])
+    except OverflowError:  # float('9' * 400) is infinity
+        return None
+
+
+def digits(text: str) -> bool:
+    """ASCII digits only: str.isdigit() also takes '²' and '①', which int() refuses."""
+    return text.isascii() and text.isdigit()
 
 
 def parse_int(text: str) -> int | None:

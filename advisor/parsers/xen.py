@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 
 from advisor.errors import ParseError
-from advisor.parsers.text import Line, numbered
+from advisor.parsers.text import Line, digits, numbered
 
 _ROW = re.compile(r"^(?P<name>\S+)\s+(?P<id>\d+)\s+(?P<vcpu>\d+)\s+(?P<cpu>\d+|-)\s+(?P<state>[-rbp]{3})\s+"
                   r"(?P<time>\d+(?:\.\d+)?)\s+(?P<affinity>\S.*)$")  # the line is stripped: no lazy `.*?\s*$` (quadratic)
@@ -135,7 +135,7 @@ class XenInfo:
 
     def int(self, key: str) -> int | None:
         v = self.get(key)
-        return int(v) if v is not None and v.isdigit() else None
+        return int(v) if v is not None and digits(v) else None
 
 
 _INFO_KEY = re.compile(r"^(?P<indent>[ \t]*)(?P<key>[a-z_][a-z0-9_]*)[ \t]*:(?P<value>.*)$")
@@ -165,7 +165,14 @@ def parse_info(text: str) -> XenInfo:
     info = _info_lines(text)
     if not info.values.keys() & _INFO_KEYS:  # one is left by any elision or grep
         raise ParseError("no field of xm/xl info (nr_cpus, xen_version, ...): not xm/xl info output")
+    nr_cpus = info.int("nr_cpus")
+    if nr_cpus is not None and nr_cpus > MAX_CPUS:  # every CPU is a set member when pins are judged: 400 digits took all memory
+        raise ParseError(f"nr_cpus of {len(str(nr_cpus)):,} digits; Xen runs on at most {MAX_CPUS:,} CPUs",
+                         line=info.values["nr_cpus"][1])
     return info
+
+
+MAX_CPUS = 16_384  # Xen's NR_CPUS, at its largest
 
 
 def _info_lines(text: str) -> XenInfo:

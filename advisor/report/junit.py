@@ -13,10 +13,10 @@ from advisor.report import stream
 from advisor.results.model import OTHER_PLATFORM, HostReport, fix_lines
 
 
-def _case(h: HostReport, result, finding) -> str:
+def _case(h: HostReport, result, finding, index: dict) -> str:
     attrs = f"classname={quoteattr(result.rule)} name={quoteattr(f'{h.label}: {result.subject}')}"
     if result.status == "fail" and finding is not None:
-        which, lines = fix_lines(h, finding)
+        which, lines = fix_lines(h, finding, index)
         body = "\n".join([finding.message, f"observed: {finding.observed}", f"expected: {finding.expected}",
                           f"evidence: {', '.join(finding.evidence) or '-'}", f"impact: {finding.impact}",
                           f"fix: {which}", *[f"  {c}" for c in lines], f"source: {finding.source}"])
@@ -57,7 +57,8 @@ class Writer:
         for e in h.errors:
             lines.append(f"    <testcase classname=\"advisor.input\" name={quoteattr(h.host)}>"
                          f"<error message={quoteattr(e)}/></testcase>")
-        lines += [_case(h, r, findings.get((r.rule, r.subject))) for r in results]
+        index = h.plan.by_finding() if h.plan is not None else {}
+        lines += [_case(h, r, findings.get((r.rule, r.subject)), index) for r in results]
         lines.append("  </testsuite>")
         return "\n".join(lines) + "\n"
 

@@ -30,7 +30,7 @@ def _location(evidence: str) -> dict:
     return loc
 
 
-def _result(h: HostReport, f: Finding, index: int) -> dict:
+def _result(h: HostReport, f: Finding, index: int, steps: dict) -> dict:
     host = h.host
     result = {
         "ruleId": f.rule,
@@ -40,7 +40,7 @@ def _result(h: HostReport, f: Finding, index: int) -> dict:
         "locations": [_location(e) for e in f.evidence] or [
             {"logicalLocations": [{"fullyQualifiedName": f"{host}/{f.subject}", "kind": "resource"}]}],
         "properties": {"host": host, "subject": f.subject, "severity": f.severity.value, "observed": f.observed,
-                       "expected": f.expected, "impact": f.impact, "remediation": fix_lines(h, f)[1],
+                       "expected": f.expected, "impact": f.impact, "remediation": fix_lines(h, f, steps)[1],
                        "planSteps": f.plan_steps},
     }
     return result
@@ -78,9 +78,10 @@ class Writer:
         if h.plan is not None and h.plan.simulation is not None:
             self.plans[h.host] = h.plan.simulation.summary()
         out = []
+        steps = h.plan.by_finding() if h.plan is not None else {}
         for f in h.findings:
             index = self.index.setdefault(f.rule, len(self.index))
-            out.append(("," if self._written else "") + "\n" + _indented(_result(h, f, index), 8))
+            out.append(("," if self._written else "") + "\n" + _indented(_result(h, f, index, steps), 8))
             self._written = True
         return "".join(out)
 

@@ -273,14 +273,49 @@ def _script(h: HostReport, phases: list[PlanPhase], where: str, name: str, plan:
 def render_host(h: HostReport, tag: str | None = None) -> dict[str, str]:
     """File name -> script: the captured host's, and the control domain's when
     the ldm steps run elsewhere. `tag` tells apart hosts whose names would make
-    the same file names."""
+    the same file names. Each is read whole by `sh -n` first (checked)."""
     plan = h.plan or ChangePlan()
     mine, theirs = _names(h, tag)
     scripts = {mine: _script(h, [p for p in plan.phases if p.script == "host"], h.node, mine, plan, captured=True)}
     control = [p for p in plan.phases if p.script == "control-domain"]
     if control:
         scripts[theirs] = _script(h, control, plan.control_domain or CONTROL_DOMAIN, theirs, plan, captured=False)
-    return scripts
+    return {name: checked(h, name, text) for name, text in scripts.items()}
+
+
+def checked(h: HostReport, name: str, text: str) -> str:
+    """The script, once `sh -n` has read the whole of it. sh runs a script as
+    it reads it: a line it cannot parse in part 2 stopped the script only after
+    part 1 had run, reboot and all. A script sh refuses is replaced by one that
+    runs nothing and says why. Where no sh is found (not a POSIX system), as is."""
+    import shutil
+    import subprocess
+
+    sh = shutil.which("sh")
+    if sh is None:
+        return text
+    try:
+        done = subprocess.run([sh, "-n"], input=text.encode("utf-8", "surrogateescape"), capture_output=True,
+                              timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        why = f"sh -n could not check it ({exc})"
+    else:
+        if done.returncode == 0:
+            return text
+        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        why = f"sh -n refused it ({said[-1] if said else f'exit status {done.returncode}'})"
+    why = _one_line(why)
+    import sys
+
+    from advisor.errors import printable
+
+    print(printable(f"advisor: {name}: {why}; written as a script that runs nothing"), file=sys.stderr)
+    return "\n".join(["#!/bin/sh", f"# advisor made a change plan for {_BREAKS.sub(' ', h.label)} that it could not "
+                       f"write as a script: {_BREAKS.sub(' ', why)}.",
+                       "# Nothing here runs; the report lists the plan's steps. Please report this to advisor's "
+                       "maintainers.",
+                       f"echo {shlex.quote(f'{name}: advisor could not write this script: {why}')} >&2",
+                       "exit 1", ""])
 
 
 def _names(h: HostReport, tag: str | None) -> tuple[str, str]:

@@ -252,14 +252,29 @@ class ChangePlan(BaseModel):
     def steps_for(self, finding: "Finding") -> list[tuple[str, PlanStep]]:
         """The plan's steps that fix a finding, numbered: what every view shows
         for it, so that no view gives a command or target the plan does not run."""
-        return [(n, s) for n, s in self.numbered() if finding.tag in s.fixes]
+        return self.by_finding().get(finding.tag, [])
+
+    def by_finding(self) -> dict[str, list[tuple[str, PlanStep]]]:
+        """steps_for of every finding at once: one step may fix thousands of
+        findings (one per LDC channel), and asking each step of each finding
+        would take time in the square of their number."""
+        index: dict[str, list[tuple[str, PlanStep]]] = {}
+        for n, s in self.numbered():
+            for t in dict.fromkeys(s.fixes):
+                index.setdefault(t, []).append((n, s))
+        return index
 
 
-def fix_lines(host: "HostReport", finding: "Finding") -> tuple[str, list[str]]:
+def fix_lines(host: "HostReport", finding: "Finding",
+              index: dict[str, list[tuple[str, PlanStep]]] | None = None) -> tuple[str, list[str]]:
     """What a finding's card says of its fix, from the host's plan: which steps,
     and their lines as a script carries them (a held step as a comment, its
-    reason above it); a finding with no step says why, with its checks."""
-    steps = host.plan.steps_for(finding) if host.plan is not None else []
+    reason above it); a finding with no step says why, with its checks.
+    `index`: the plan's by_finding(), for a view that asks of every finding."""
+    if index is not None:
+        steps = index.get(finding.tag, [])
+    else:
+        steps = host.plan.steps_for(finding) if host.plan is not None else []
     if steps:
         return f"plan step {', '.join(n for n, _s in steps)}", step_lines(steps)
     checks = [s.as_text() for s in finding.steps if s.kind == "check"]
