@@ -246,7 +246,10 @@ class Session:
 
         def give_up() -> None:  # paramiko waits for the server's answer to exec without a time limit
             unanswered.append(True)
-            chan.close()
+            try:
+                chan.close()
+            except (paramiko.SSHException, OSError, EOFError):  # the connection went first: closed all the same
+                pass
 
         try:
             chan = transport.open_session(timeout=wait)
