@@ -42,16 +42,23 @@ _cel = _load_cel()
 LAZY = ("p", "s", "v")
 
 
+def fields_read(name: str, sources: list[str]) -> set[str] | None:
+    """The fields of variable `name` the expressions read (`host.links`), or
+    None when one uses it otherwise (`host["links"]`, `size(s)`) and so needs all of it."""
+    whole = re.compile(rf"\b{name}\b(?!\s*\.\s*[a-z_])")
+    if any(whole.search(src) for src in sources):
+        return None
+    field = re.compile(rf"\b{name}\s*\.\s*([a-z_][a-z0-9_]*)")
+    return {found for src in sources for found in field.findall(src)}
+
+
 def reads(source: str) -> dict[str, frozenset[str] | None]:
-    """The fields of each lazy variable an expression reads (`s.mtu`), None
-    where it uses the variable otherwise (`size(s)`, `s["mtu"]`) and so needs
-    all of it; a variable it does not name is left out."""
+    """For each lazy variable an expression names, the fields it reads (None: all of it)."""
     out: dict[str, frozenset[str] | None] = {}
     for name in LAZY:
-        if not re.search(rf"\b{name}\b", source):
-            continue
-        whole = re.search(rf"\b{name}\b(?!\s*\.\s*[a-z_])", source)
-        out[name] = None if whole else frozenset(re.findall(rf"\b{name}\s*\.\s*([a-z_][a-z0-9_]*)", source))
+        if re.search(rf"\b{name}\b", source):
+            fields = fields_read(name, [source])
+            out[name] = None if fields is None else frozenset(fields)
     return out
 
 
@@ -94,13 +101,12 @@ class Scope:
         self.ctx = _cel.Context(variables=eager, functions=FUNCTIONS)
         self.ctx.set_variable_resolver(self.lazy)
 
-    def set(self, name: str, value: Any, cel: Any = None) -> None:
-        """`cel`, when given, is what CEL sees instead of `value`."""
+    def set(self, name: str, value: Any) -> None:
         self.ns[name] = value
         if name in self.LAZY:
-            self.lazy.values[name] = value if cel is None else cel
+            self.lazy.values[name] = value
         else:
-            self.ctx.add_variable(name, value if cel is None else cel)
+            self.ctx.add_variable(name, value)
 
 
 # A third of the rule packs' expressions repeat another ("true", "host.arch != 'x86'"):

@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from advisor.changes import Change
 from advisor.engine.cel_env import Expr, Scope, remember_checked
+from advisor.engine.cel_env import fields_read as _fields
 from advisor.engine.inputs import command_family, input_for
 from advisor.engine.model import TEMPLATE, Check, Rule
 from advisor.engine.policy import Policy
@@ -83,7 +84,7 @@ class CompiledRule:
         self.host_reads = _fields("host", read)
         if rule.subject == "host":  # its subject, s, is the host
             self.host_reads = _union([self.host_reads, _fields("s", read)])
-        _check_reads(rule, where, [e.source for e in self.expressions] + read)
+        _check_reads(rule, where, read)
         texts = [rule.message, rule.observed, rule.expected, *[t for r in rule.remediation for t in r.templates],
                  *[t for c in rule.checks for t in (c.message, c.observed, c.expected) if t]]
         for template in texts:
@@ -122,16 +123,6 @@ def _check_template(template: str, rule: Rule, where: str) -> None:
             raise RulePackError(f"{where}: template uses {{v.{name}}} but let: has no {name}")
         if ns == "p" and name not in rule.params:
             raise RulePackError(f"{where}: template uses {{p.{name}}} but params: has no {name}")
-
-
-def _fields(name: str, sources: list[str]) -> set[str] | None:
-    """The fields of variable `name` the expressions read (`host.links`), or
-    None when one uses it otherwise (`host["links"]`, `size(s)`) and so needs all of it."""
-    whole = re.compile(rf"\b{name}\b(?!\s*\.\s*[a-z_])")
-    if any(whole.search(src) for src in sources):
-        return None
-    field = re.compile(rf"\b{name}\s*\.\s*([a-z_][a-z0-9_]*)")
-    return {found for src in sources for found in field.findall(src)}
 
 
 def _union(fields: list[set[str] | None]) -> set[str] | None:
