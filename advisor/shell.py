@@ -49,6 +49,10 @@ def ldm_refuses(name: str) -> bool:
     """Whether ldm would refuse `name` as a domain name: a capture that names a
     domain so (`-a`, `<domain>`, `ldg 1`) is damaged or forged, and no command
     of advisor's names it (a dash would make ldm read an option)."""
-    if not name or len(name) > LDM_NAME_MAX or not name[0].isalnum():
+    if not name or len(name) > LDM_NAME_MAX or not _alnum(name[0]):
         return True
-    return not all(c.isalnum() or c in _LDM_NAME_OTHERS for c in name)
+    return not all(_alnum(c) or c in _LDM_NAME_OTHERS for c in name)
+
+
+def _alnum(char: str) -> bool:
+    return char.isascii() and char.isalnum()  # str.isalnum() also takes 'é' and '²'; the guide's are ASCII

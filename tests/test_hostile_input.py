@@ -1404,3 +1404,14 @@ def _every_capture_edited(tmp_path: Path, kind: str) -> None:
         for file in sorted(f.name for f in capture.iterdir() if f.is_file() and f.name != "manifest.yaml"):
             shutil.rmtree(tmp_path / capture.name, ignore_errors=True)
             _edited(tmp_path, capture.name, file, edit)
+
+
+@pytest.mark.parametrize("name, refused", [
+    ("ldg1", False), ("primary", False), ("web-1_a+b#c.d:e;f~(g)", False), ("9ldg", False),
+    ("-a", True), ("<domain>", True), ("ldg 1", True), ("", True), ("x" * 257, True),
+    ("ldgé", True), ("ldg²", True), ("é", True),
+])
+def test_a_domain_name_is_judged_by_ldm_s_own_rule_in_ascii(name: str, refused: bool) -> None:
+    from advisor.shell import ldm_refuses
+
+    assert ldm_refuses(name) is refused
