@@ -189,3 +189,12 @@ def test_lspci_link_shaped_noise(blocks) -> None:
     text = "".join(f"{addr} Ethernet controller: Intel Corporation 82599ES 10-Gigabit SFI/SFP+\n"
                    + "".join(f"{ln}\n" for ln in lines) for addr, lines in blocks)
     _facts_from("lspci-vv", text)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(text=st.text(alphabet=st.sampled_from("ab \t\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"), max_size=60))
+def test_lines_one_at_a_time_are_the_lines_of_numbered(text: str) -> None:
+    """each_line (for large outputs) and numbered (splitlines) must number the same lines."""
+    from advisor.parsers.text import each_line, numbered
+
+    assert list(each_line(text)) == numbered(text)
