@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
@@ -311,11 +311,12 @@ def collect(
     raise typer.Exit(code)
 
 
-class Platform(str, Enum):
-    solaris = "solaris"
-    xen = "xen"
-    hpux = "hpux"
-    linux = "linux"
+if TYPE_CHECKING:
+    Platform = Enum
+else:  # the collector script's --platform choices: every platform pack that collects
+    from advisor import platforms as _packs
+
+    Platform = Enum("Platform", {name: name for name in _packs.script_platforms()}, type=str)
 
 
 @app.command("collector-script")

@@ -92,7 +92,7 @@ to a separate script for the control domain.
 def rules_markdown() -> str:
     rules = sorted(packs.load(), key=lambda r: r.id)
     lines = ["# Rule reference", "",
-             "Generated from `rules/*.yaml` by `python -m advisor.reference`; do not edit by hand.", "",
+             "Generated from each platform pack's `advisor/platforms/<name>/rules.yaml` by `python -m advisor.reference`; do not edit by hand.", "",
              PLAN_INTRO,
              "| id | severity | subject | title |", "|---|---|---|---|"]
     for r in rules:

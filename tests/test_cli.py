@@ -160,7 +160,7 @@ def test_policy_intents_and_bad_policy(cli, tmp_path: Path) -> None:
 
 
 def test_bad_rule_pack_is_one_line(cli, tmp_path: Path) -> None:
-    (tmp_path / "mine.yaml").write_text("- id: site.x\n  title: t\n  subject: host\n  severity: high\n"
+    (tmp_path / "mine.yaml").write_text("- id: site.x\n  title: t\n  subject: host\n  platforms: [solaris]\n  severity: high\n"
                                         "  checks: [{when: 'host.vcpus <', says: 'it has few vCPUs'}]\n  message: m\n  observed: o\n"
                                         "  expected: e\n  remediation: [x]\n  impact: live\n  effect: e\n"
                                         "  rationale: r\n  source: {ref: hp-tso-rp4440-2004, section: s}\n")
@@ -170,7 +170,7 @@ def test_bad_rule_pack_is_one_line(cli, tmp_path: Path) -> None:
     assert len(res.stderr.strip().splitlines()) == 1
 
 
-_SITE_RULE = ("- id: site.x\n  title: t\n  subject: {subject}\n  severity: high\n  params: {{few: 2}}\n"
+_SITE_RULE = ("- id: site.x\n  title: t\n  subject: {subject}\n  platforms: [solaris]\n  severity: high\n  params: {{few: 2}}\n"
               "  let: {{count: '1'}}\n  checks: [{{when: \"{when}\", says: 'it has few vCPUs'}}]\n  message: m\n"
               "  observed: o\n  expected: e\n  remediation: [x]\n  impact: live\n  effect: e\n"
               "  rationale: r\n  source: {{ref: hp-tso-rp4440-2004, section: s}}\n")

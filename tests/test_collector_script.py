@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from advisor.collect import allowlist, script
+from advisor import platforms
+from advisor.collect import script
 from conftest import CAPTURES, run_cli
 from sshd_harness import STUB, TOOLS
 
@@ -63,7 +64,7 @@ def test_script_bundle_reviews_like_the_fixture(shell: str, tmp_path: Path) -> N
 def test_script_sends_only_the_allowlist(tmp_path: Path) -> None:
     text = script.render("solaris", "sudo")
     runs = [line for line in text.splitlines() if line.startswith("run ")]
-    assert len(runs) == len(allowlist.SOLARIS)
+    assert len(runs) == len(platforms.collected("solaris"))
     assert "'sudo -n ldm list -l -p'" in text and "'kstat -p'" in text
     assert "$(" not in text and "local " not in text and "[[" not in text  # Bourne shell
 

@@ -10,8 +10,8 @@ from advisor.collect.capture import Capture, RawOutput
 from advisor.engine import packs
 from advisor.engine.evaluate import Engine
 from advisor.facts.build import build
-from advisor.facts.linux import link_gbps
-from advisor.parsers import linux_net
+from advisor.platforms.linux.facts import link_gbps
+from advisor.platforms.linux.parsers import net as linux_net
 from conftest import CAPTURES, FIXTURES
 
 P = FIXTURES / "parsers"

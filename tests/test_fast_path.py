@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from advisor.engine import cel_env, evaluate, packs, policy
 from advisor.errors import ParseError
-from advisor.facts import kstat_facts
-from advisor.parsers import kstat
+from advisor.platforms.solaris.parsers import kstat_wanted
+from advisor.platforms.solaris.parsers import kstat
 from conftest import CAPTURES, examples, run_cli
 
 
@@ -98,7 +98,7 @@ def test_a_hosts_cel_context_is_freed_with_its_scope() -> None:
 
 # Lines a kstat dump (or a damaged copy of one) can hold.
 _NAMES = st.sampled_from(["vnet0ldc1", "vswldc3", "vnetldc0x0", "tcpstat", "tcp", "cpu_stat0", "misc"])
-_STATS = st.sampled_from(sorted(kstat_facts.LDC_STATS | kstat_facts.TCP_LSO_STATS)
+_STATS = st.sampled_from(sorted(kstat_wanted.LDC_STATS | kstat_wanted.TCP_LSO_STATS)
                          + ["outDataSegs", "ierrors", "x", "lso_enabledx", "dring_mode:1", "x:lso_enabled"])
 _MODULES = st.sampled_from(["vnet", "vsw", "tcp", "cpu", "unix", "vnetx", "tc"])
 _VALUES = st.sampled_from(["1", "0", "4", "12345678901", "", "a b", "\xe9t\xe9"])
@@ -122,14 +122,14 @@ def _line(draw) -> str:
 def _plain(path: Path):
     try:
         with path.open(encoding="utf-8", errors="replace") as fh:
-            return kstat.parse_stream(fh, kstat_facts.wanted, kstat_facts.MODULES)
+            return kstat.parse_stream(fh, kstat_wanted.wanted, kstat_wanted.MODULES)
     except ParseError as exc:
         return ("error", str(exc), exc.line)
 
 
 def _fast(path: Path):
     try:
-        return kstat.scan_file(path, kstat_facts.wanted, kstat_facts.MODULES, kstat_facts.STATISTICS)
+        return kstat.scan_file(path, kstat_wanted.wanted, kstat_wanted.MODULES, kstat_wanted.STATISTICS)
     except ParseError as exc:
         return ("error", str(exc), exc.line)
 
@@ -153,8 +153,8 @@ def test_the_kstat_search_keeps_line_numbers_across_blocks(tmp_path: Path, monke
     lines[3001] = "vnet:0:vnetldc0x0:dring_mode\t4"
     path = tmp_path / "kstat-p.txt"
     path.write_text("\n".join(lines) + "\n")
-    for statistics in (None, kstat_facts.STATISTICS):
-        kept = kstat.scan_file(path, kstat_facts.wanted, kstat_facts.MODULES, statistics)
+    for statistics in (None, kstat_wanted.STATISTICS):
+        kept = kstat.scan_file(path, kstat_wanted.wanted, kstat_wanted.MODULES, statistics)
         assert [(k.statistic, v.value, v.line) for k, v in kept.items()] == [("dring_mode", "4", 3002)]
 
 
@@ -188,7 +188,7 @@ def test_a_review_with_its_rule_packs_cached_imports_no_yaml(tmp_path: Path) -> 
     assert "import time:" in second.stderr and "| yaml" not in second.stderr
 
 
-_BROKEN_PACK = ("- id: site.x\n  title: t\n  subject: host\n  severity: high\n"
+_BROKEN_PACK = ("- id: site.x\n  title: t\n  subject: host\n  platforms: [solaris]\n  severity: high\n"
                 "  checks: [{when: 'host.vcpus <', says: 'it has few vCPUs'}]\n  message: m\n  observed: o\n"
                 "  expected: e\n  remediation: [x]\n  impact: live\n  effect: e\n"
                 "  rationale: r\n  source: {ref: hp-tso-rp4440-2004, section: s}\n")

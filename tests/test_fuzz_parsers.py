@@ -10,11 +10,13 @@ from hypothesis import strategies as st
 
 from advisor.collect.capture import RawOutput
 from advisor.errors import ParseError
-from advisor.parsers import PARSERS, driver_conf, kstat
+from advisor.parsers import parsers
+from advisor.platforms.solaris.parsers import driver_conf, kstat
 from conftest import FIXTURES, examples, is_sample
 
 SAMPLES = {p.parent.name: p.read_text() for p in sorted((FIXTURES / "parsers").glob("*/*")) if is_sample(p)}
-COMMANDS = sorted(set(PARSERS) | {"kstat-p", "driver-nxge"})
+PARSERS = parsers()
+COMMANDS = sorted((set(PARSERS) - {"driver-{name}"}) | {"kstat-p", "driver-nxge"})
 
 
 class _Text:
@@ -116,7 +118,8 @@ FEW = settings(max_examples=examples(40), deadline=None, suppress_health_check=[
 
 def _facts_from(command_id: str, text: str) -> None:
     """Parse, then build facts as the pipeline does; a ParseError is an accepted outcome."""
-    from advisor.facts import hpux as hpux_facts, linux as linux_facts
+    from advisor.platforms.hpux import facts as hpux_facts
+    from advisor.platforms.linux import facts as linux_facts
     from advisor.facts.models import HostFacts
 
     try:

@@ -29,7 +29,7 @@ import pytest
 
 from conftest import FIXTURES, GOLDEN, ROOT
 from advisor.collect.offline import Loader
-from advisor.parsers import kstat
+from advisor.platforms.solaris.parsers import kstat
 from golden import dumps
 from test_parser_fixtures import VARIANTS, parse_file
 from test_real_outputs import SAMPLES, Sample

@@ -946,8 +946,8 @@ def test_a_kstat_line_past_the_limit_is_refused_at_its_line_however_the_file_is_
         tmp_path: Path, monkeypatch, ending: bytes) -> None:
     """The limit, lowered (1 MiB, 64-byte blocks): a line is never held whole past it."""
     from advisor.errors import ParseError
-    from advisor.facts import kstat_facts
-    from advisor.parsers import kstat
+    from advisor.platforms.solaris.parsers import kstat_wanted
+    from advisor.platforms.solaris.parsers import kstat
 
     monkeypatch.setattr(kstat, "MAX_LINE", 100)
     monkeypatch.setattr(kstat, "CHUNK", 64)
@@ -955,7 +955,7 @@ def test_a_kstat_line_past_the_limit_is_refused_at_its_line_however_the_file_is_
     dump.write_bytes(b"unix:0:a:b\t1" + ending + b"vnet:0:vnetldc0x1:dring_mode\t4\n"
                      + b"vnet:0:vnetldc0x1:lso_enabled\t" + b"x" * 300 + b"\n")
     with pytest.raises(ParseError) as refused:
-        kstat.scan_file(dump, kstat_facts.wanted, kstat_facts.MODULES, kstat_facts.STATISTICS)
+        kstat.scan_file(dump, kstat_wanted.wanted, kstat_wanted.MODULES, kstat_wanted.STATISTICS)
     assert (refused.value.line, str(refused.value).split(": ", 1)[-1]) == (3, "a line of more than 0 MiB; "
                                                                               "not a kstat -p line")
 
@@ -980,7 +980,7 @@ def test_a_kstat_line_of_256_mib_is_refused_at_once_in_flat_memory(tmp_path: Pat
 def test_an_etc_system_that_sets_more_variables_than_the_limit_is_refused_at_the_first_past_it() -> None:
     """The limit, lowered: a variable set again is one variable, as the kernel reads it."""
     from advisor.errors import ParseError
-    from advisor.parsers import etc_system
+    from advisor.platforms.solaris.parsers import etc_system
 
     text = "* tuned\nset a=1\nset m:b=2\nset a=3\nset c=0x4\n"
     assert {k: s.value for k, s in etc_system.parse(text, limit=3).items()} == {"a": 3, "m:b": 2, "c": 4}
@@ -998,7 +998,7 @@ def test_an_etc_system_of_63_mb_is_read_in_proportion_to_its_size(tmp_path: Path
     4 GiB: every rule reading /etc/system was given all of them at each run, and
     each line was held as an object. Refused past 10,000 variables; any other
     /etc/system of that size is read in about 16 s and 160 MiB."""
-    from advisor.parsers import etc_system
+    from advisor.platforms.solaris.parsers import etc_system
 
     bundle = CAPTURES.parent / "captures" / "s10-guest-untuned"
     dest = tmp_path / "b"
@@ -1133,13 +1133,13 @@ def test_a_kstat_dump_of_more_channels_than_a_domain_can_have_is_refused(cli, tm
     """250,000 distinct vnet channels took 1.9 GB and a traceback; 49,000 (under the
     100,000 statistics then allowed) were judged for more than ten minutes. A
     domain has at most 4,080 LDC endpoints: refused at the 4,097th, in a second."""
-    from advisor.facts import kstat_facts
-    from advisor.parsers import kstat
+    from advisor.platforms.solaris.parsers import kstat_wanted
+    from advisor.platforms.solaris.parsers import kstat
 
     bundle = _bundle(tmp_path)
     dump = bundle / "kstat-p.txt"
     before = dump.read_text().count("\n")
-    held = {(k.module, k.instance, k.name) for k in kstat.scan_file(dump, kstat_facts.wanted, kstat_facts.MODULES)}
+    held = {(k.module, k.instance, k.name) for k in kstat.scan_file(dump, kstat_wanted.wanted, kstat_wanted.MODULES)}
     with dump.open("a") as fh:
         _channels(fh, channels)
     started = time.monotonic()
@@ -1154,14 +1154,14 @@ def test_a_kstat_dump_of_more_channels_than_a_domain_can_have_is_refused(cli, tm
 def test_the_kstats_a_dump_may_hold_are_counted_by_channel_not_by_statistic(tmp_path: Path) -> None:
     """The limit, lowered: a channel's statistics, any number of rounds of them, count once."""
     from advisor.errors import ParseError
-    from advisor.facts import kstat_facts
-    from advisor.parsers import kstat
+    from advisor.platforms.solaris.parsers import kstat_wanted
+    from advisor.platforms.solaris.parsers import kstat
 
     dump = tmp_path / "kstat-p.txt"
     with dump.open("w") as fh:
         for _round in range(3):
             _channels(fh, 3, ("dring_mode", "lso_enabled", "opackets64", "ierrors"))
-    args = (dump, kstat_facts.wanted, kstat_facts.MODULES, kstat_facts.STATISTICS)
+    args = (dump, kstat_wanted.wanted, kstat_wanted.MODULES, kstat_wanted.STATISTICS)
     assert len(kstat.scan_file(*args, limit=3)) == 12
     with dump.open("a") as fh:
         fh.write("cpu:0:sys:user\t1\nvnet:9:vnetldc0x9:obytes64\t1\nvnet:9:vnetldc0x9:lso_enabled\t1\n")

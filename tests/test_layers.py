@@ -11,7 +11,7 @@ from conftest import ROOT
 
 # Lowest first. A package or module of advisor/ missing here fails the test: a new one is placed on purpose.
 LAYERS = [
-    {"__init__", "errors", "shell", "versions", "scratch", "datafile"},
+    {"__init__", "errors", "shell", "versions", "scratch", "datafile", "platforms"},  # platforms: the packs' declarations
     {"collect", "plans"},  # reading what was captured; a planned configuration is one such input
     {"parsers"},
     {"facts"},
@@ -26,8 +26,19 @@ LAYERS = [
 LAYER = {name: n for n, names in enumerate(LAYERS) for name in names}
 
 
+def _in_pack(parts: list[str]) -> str:
+    """The layer-unit of a module of a platform pack, by the parts after `platforms.<pack>`:
+    its declaration (pack) sits with the registry, its parsers and change operations in
+    their layers, and the rest (its facts builders) in the facts layer."""
+    if not parts or parts[0] in ("pack", "__init__"):
+        return "platforms"
+    return {"parsers": "parsers", "changes": "changes"}.get(parts[0], "facts")
+
+
 def _unit(path: Path) -> str:
     rel = path.relative_to(ROOT / "advisor")
+    if rel.parts[0] == "platforms":
+        return "platforms" if len(rel.parts) == 2 else _in_pack([*rel.parts[2:-1], rel.stem])
     return rel.parts[0] if len(rel.parts) > 1 else rel.stem
 
 
@@ -41,7 +52,11 @@ def _imported(tree: ast.AST) -> list[tuple[int, str]]:
             parts = node.module.split(".")
             if parts[0] != "advisor":
                 continue
-            if len(parts) > 1:
+            if parts[1:2] == ["platforms"] and len(parts) > 2 and parts[2] != "spec":
+                inner = parts[3:]
+                found += ([(node.lineno, _in_pack(inner))] if inner
+                          else [(node.lineno, _in_pack([a.name])) for a in node.names])
+            elif len(parts) > 1:
                 found.append((node.lineno, parts[1]))
             else:  # from advisor import errors, scratch (or a name the package itself defines)
                 found += [(node.lineno, a.name if (ROOT / "advisor" / a.name).exists()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import advisor
+from advisor import platforms
 from advisor.engine import packs
 from conftest import CAPTURES, ROOT, run_cli
 
@@ -16,11 +17,12 @@ def test_rules_are_found_from_any_directory(tmp_path: Path) -> None:
 
 
 def test_installed_package_carries_its_rules() -> None:
+    """Each platform pack's rules.yaml, and the studies they cite, are inside the package."""
     package = Path(advisor.__file__).resolve().parent
-    rules_dir = packs.bundled_rules_dir()
-    if package.parent != ROOT:  # installed, not imported from the checkout
-        assert rules_dir == package / "rules"
-    assert sorted(p.name for p in rules_dir.glob("*.yaml")) == ["hpux.yaml", "ldoms.yaml", "linux.yaml", "solaris.yaml", "sources.yaml", "xen.yaml"]
+    files = [path for _pack, path in platforms.rule_files()]
+    assert sorted(path.parent.name for path in files if path.is_file()) == ["hpux", "ldoms", "linux", "solaris", "xen"]
+    assert platforms.STUDIES.is_file()
+    assert all(path.resolve().is_relative_to(package) for path in [*files, platforms.STUDIES])
 
 
 def _pins() -> dict[str, str]:

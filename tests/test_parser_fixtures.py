@@ -9,8 +9,9 @@ import pytest
 
 from advisor.collect.capture import RawOutput
 from advisor.collect.identify import identify
-from advisor.facts import kstat_facts
-from advisor.parsers import kstat, parser_for
+from advisor.platforms.solaris.parsers import kstat_wanted
+from advisor.parsers import parser_for
+from advisor.platforms.solaris.parsers import kstat
 from conftest import FIXTURES, is_sample
 
 VARIANTS = sorted(p for p in (FIXTURES / "parsers").glob("*/*") if is_sample(p))
@@ -46,6 +47,6 @@ def test_variant_is_identified_and_parses(path: Path) -> None:
 
 
 def test_kstat_wanted_filter_keeps_only_rule_inputs() -> None:
-    stats = kstat.parse((FIXTURES / "parsers/kstat-p/seed002-grep.txt").read_text(), kstat_facts.wanted)
+    stats = kstat.parse((FIXTURES / "parsers/kstat-p/seed002-grep.txt").read_text(), kstat_wanted.wanted)
     assert {k.statistic for k in stats} == {"dring_mode", "tcp_lso_disabled", "tcp_lso_enabled", "tcp_lso_pkt_out",
                                            "tcp_lso_times", "lso_enabled", "lso_max_len", "lso_opackets"}

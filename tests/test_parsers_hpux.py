@@ -6,7 +6,7 @@ import pytest
 
 from advisor.errors import ParseError
 from advisor.collect.identify import identify_text
-from advisor.parsers import hpux
+from advisor.platforms.hpux.parsers import lan as hpux
 from conftest import FIXTURES
 
 P = FIXTURES / "parsers"

@@ -9,8 +9,8 @@ import pytest
 from advisor.collect.capture import Capture, RawOutput
 from advisor.errors import ParseError
 from advisor.facts.build import build
-from advisor.parsers import ldm_devices, ldm_list, ldm_parseable
-from advisor.parsers.solaris_info import parse_ldm_version
+from advisor.platforms.ldoms.parsers import ldm_devices, ldm_list, ldm_parseable
+from advisor.platforms.ldoms.parsers.info import parse_ldm_version
 from conftest import CAPTURES, FIXTURES
 
 REAL = Path(__file__).parent / "real"

@@ -6,7 +6,8 @@ import pytest
 
 from advisor.collect.identify import identify_text
 from advisor.errors import ParseError
-from advisor.parsers import linux_net, xen
+from advisor.platforms.linux.parsers import net as linux_net
+from advisor.platforms.xen.parsers import xen
 from conftest import FIXTURES
 
 P = FIXTURES / "parsers"

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from advisor.errors import ParseError
-from advisor.parsers import dladm, driver_conf, etc_system, ldm_list, solaris_info, tcp_props
+from advisor.platforms.ldoms.parsers import info as ldoms_info, ldm_list
+from advisor.platforms.solaris.parsers import dladm, driver_conf, etc_system, info as solaris_info, tcp_props
+from advisor.platforms.unix.parsers import identity
 from conftest import CAPTURES, FIXTURES
 
 P = FIXTURES / "parsers"
@@ -157,12 +159,12 @@ def test_identity_outputs() -> None:
     assert (old.vcpus, old.cores, old.model) == (8, None, "UltraSPARC-T2")
     new = solaris_info.parse_psrinfo(read("psrinfo-pv/s11-cores.txt"))
     assert (new.vcpus, new.cores, new.threads_per_core) == (32, 4, 8)
-    assert solaris_info.parse_virtinfo(read("virtinfo/control.txt")).roles == {"control", "i/o", "service", "root"}
-    assert solaris_info.parse_virtinfo(read("virtinfo/guest.txt")).domain_name == "ldg2"
-    r = solaris_info.parse_release(read("release/s10-5-09-x86.txt"))
+    assert ldoms_info.parse_virtinfo(read("virtinfo/control.txt")).roles == {"control", "i/o", "service", "root"}
+    assert ldoms_info.parse_virtinfo(read("virtinfo/guest.txt")).domain_name == "ldg2"
+    r = identity.parse_release(read("release/s10-5-09-x86.txt"))
     assert (r.major, r.update, r.arch) == (10, "5/09", "X86")
     assert solaris_info.parse_showrev(read("showrev-p/s10.txt")).revisions["150031"][0] == 9
-    u = solaris_info.parse_uname(read("uname-a/s10-x86.txt"))
+    u = identity.parse_uname(read("uname-a/s10-x86.txt"))
     assert (u.release, u.machine) == ("5.10", "i86pc")
 
 
@@ -175,7 +177,7 @@ def test_driver_conf() -> None:
 
 
 def test_virtinfo_parseable_form() -> None:
-    from advisor.parsers.solaris_info import parse_virtinfo
+    from advisor.platforms.ldoms.parsers.info import parse_virtinfo
 
     text = ("VERSION 1.0\nDOMAINROLE|impl=LDoms|control=true|io=true|service=true|root=true\n"
             "DOMAINNAME|name=primary\nDOMAINCONTROL|name=t5-primary\n")

@@ -66,7 +66,7 @@ def test_each_platform_renders_its_own_commands_by_version() -> None:
 def test_an_unknown_operation_is_refused_when_the_rules_load(tmp_path: Path) -> None:
     pack = tmp_path / "rules"
     pack.mkdir()
-    rule = (ROOT / "rules" / "linux.yaml").read_text().replace("op: set-offload", "op: set-offlaod", 1)
+    rule = (ROOT / "advisor" / "platforms" / "linux" / "rules.yaml").read_text().replace("op: set-offload", "op: set-offlaod", 1)
     (pack / "linux.yaml").write_text(rule)
     res = run_cli("review", str(UNTUNED), "--rules", str(pack))
     assert res.returncode == 2 and "set-offlaod" in res.stderr and "Traceback" not in res.stderr
@@ -75,7 +75,7 @@ def test_an_unknown_operation_is_refused_when_the_rules_load(tmp_path: Path) -> 
 def test_a_rule_cannot_restate_what_its_changes_operation_declares(tmp_path: Path) -> None:
     pack = tmp_path / "rules"
     pack.mkdir()
-    rule = (ROOT / "rules" / "linux.yaml").read_text().replace(
+    rule = (ROOT / "advisor" / "platforms" / "linux" / "rules.yaml").read_text().replace(
         "op: set-offload, target: \"{s.name}\", prop: lro, value: \"off\"}",
         "op: set-offload, target: \"{s.name}\", prop: lro, value: \"off\"}\n      undo: \"ethtool -K {s.name} lro on\"", 1)
     assert "undo:" in rule

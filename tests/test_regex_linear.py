@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 
 import advisor
-from advisor.collect import identify
+from advisor import platforms
+from advisor.platforms.spec import Pattern
 
 ROOT = Path(advisor.__file__).resolve().parent
 _CALLS = {"compile": 1, "match": 2, "search": 2, "fullmatch": 2, "findall": 2, "finditer": 2, "split": 3,
@@ -104,17 +105,23 @@ def _patterns_in(items: list | tuple) -> list[re.Pattern]:
     for item in items:
         if isinstance(item, re.Pattern):
             found.append(item)
-        elif isinstance(item, identify.LazyPattern):
+        elif isinstance(item, Pattern):
             found.append(item.compiled)
         elif isinstance(item, (list, tuple)):
             found += _patterns_in(item)
     return found
 
 
+def _declared_by_packs() -> Iterator[tuple[str, re.Pattern, str]]:
+    """How each platform pack recognises its outputs."""
+    for output, pattern in platforms.patterns():
+        yield f"advisor.platforms:{output.id}", pattern.compiled, "search"
+
+
 def _patterns() -> dict[tuple[str | bytes, int, str], str]:
     """(pattern, flags, how it is tried) -> where it is written."""
     seen: dict[tuple[str | bytes, int, str], str] = {}
-    for where, pattern, how in [*_written_in_calls(), *_held_by_modules()]:
+    for where, pattern, how in [*_written_in_calls(), *_declared_by_packs(), *_held_by_modules()]:
         seen.setdefault((pattern.pattern, pattern.flags, how), where)
     return seen
 
@@ -151,8 +158,8 @@ def test_the_search_finds_the_patterns_it_must_judge() -> None:
     wheres = set(PATTERNS.values())
     assert len(PATTERNS) > 150
     assert any(w.startswith("advisor.collect.transcript.") for w in wheres)
-    assert any(w.startswith("advisor.collect.identify._RULES") for w in wheres)
-    assert any(w.startswith("advisor/facts/") for w in wheres)
+    assert any(w.startswith("advisor.platforms:") for w in wheres)
+    assert any(w.startswith("advisor/platforms/") for w in wheres)
 
 
 @pytest.mark.slow

@@ -91,7 +91,7 @@ def test_the_rule_reference_says_the_same_in_words() -> None:
 
 def _pack(tmp_path: Path, check: str) -> Path:
     (tmp_path / "site.yaml").write_text(
-        "- id: site.few-vcpus\n  title: t\n  subject: host\n  severity: high\n"
+        "- id: site.few-vcpus\n  title: t\n  subject: host\n  platforms: [solaris]\n  severity: high\n"
         f"  checks: [{check}]\n  message: m\n  observed: o\n  expected: e\n"
         "  remediation: ['ldm list']\n  impact: live\n  effect: e\n  rationale: r\n"
         "  source: {ref: hp-tso-rp4440-2004, section: s}\n")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from advisor.collect.command_line import identify_command
-from advisor.collect.commands import COMMANDS
+from advisor.collect.commands import commands
 from conftest import CAPTURES, examples, review, run_cli
 
 BUNDLES = sorted(p for p in CAPTURES.iterdir() if p.is_dir() and not p.name.startswith("sosreport"))
@@ -22,7 +22,7 @@ def _command(cid: str) -> str:
                "release": "cat /etc/release"}
     if base.startswith("driver-"):
         return f"cat /kernel/drv/{base[len('driver-'):]}.conf"
-    return special.get(base) or COMMANDS[base]
+    return special.get(base) or commands()[base]
 
 
 def _transcript(bundle: Path, host: str) -> str:
@@ -328,7 +328,7 @@ def test_xl_info_of_one_field_and_a_grep_keeping_a_few_lines_are_read_together(t
     """`xl info NAME` prints NAME's bare value (tools/xl/xl_info.c, maybe_printf); a grep keeps a
     few `key : value` lines: what they show is read, as one partial xl info."""
     from advisor.collect.offline import Loader
-    from advisor.parsers.xen import parse_info
+    from advisor.platforms.xen.parsers.xen import parse_info
 
     pasted = tmp_path / "dom0.txt"
     pasted.write_text("[root@dom0 ~]# xl info nr_cpus\n8\n[root@dom0 ~]# xl info | egrep 'xen_version|commandline'\n"

@@ -22,13 +22,19 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Literal
 
-from advisor import changes as operations
+from advisor import changes as operations, platforms
 from advisor.changes import Change
 from advisor.facts.models import Domain, HostFacts
 from advisor.results.model import ChangePlan, DomainAction, Finding, FixStep, PlanPhase, PlanStep, placeholder_in
 from advisor.shell import LDM_NAME_MAX, ldm_refuses, shell_word
 
-REBOOT = {"solaris": "shutdown -y -g0 -i6", "hpux": "shutdown -r -y 0", "linux": "shutdown -r now"}
+
+def _reboot(family: str) -> str:
+    """How a host of this family reboots (its platform pack says)."""
+    f = platforms.families().get(family)
+    return f.reboot if f is not None else "reboot"
+
+
 Script = Literal["host", "control-domain"]  # the captured host's script, or the control domain's
 SAVE_CONFIG = 'ldm add-spconfig "advisor-`date +%Y%m%d%H%M`"'
 
@@ -396,7 +402,7 @@ def _reconf_phase(reconf: list[_Step], boot: list[_Step], host: _Host, script: S
                                           "until then ldm refuses changes to other domains")))
     steps += changes
     steps.append(_held_unless(runs, _control_step(
-        REBOOT["solaris"], f"reboots {host.control_name}: its guests lose their virtual network and disks until "
+        _reboot("solaris"), f"reboots {host.control_name}: its guests lose their virtual network and disks until "
                            f"it is back", DomainAction(action="reboot", domain=host.control))))
     title = (f"Control domain {host.control_name}: delayed reconfiguration and one reboot" if reconf
              else f"Control domain {host.control_name}: changes that take effect at its reboot")
@@ -460,7 +466,7 @@ def _boot_phase(boot: list[_Step], host: _Host, here: str, restarted_by_control:
                 f"first, then that script")
         return PlanPhase(title=f"Changes in {here} that take effect at its next start", script="host", runs_on=here,
                          outage=f"stop and start of {here} (control domain's script)", steps=steps +
-                         [PlanStep(command=REBOOT.get(host.facts.platform, "reboot"), run=False, note=note)])
-    steps.append(_control_step(REBOOT.get(host.facts.platform, "reboot"), f"reboots {here}"))
+                         [PlanStep(command=_reboot(host.facts.platform), run=False, note=note)])
+    steps.append(_control_step(_reboot(host.facts.platform), f"reboots {here}"))
     return PlanPhase(title=f"Changes in {here} and one reboot", script="host", runs_on=here,
                      outage=f"reboot of {here}", steps=steps)

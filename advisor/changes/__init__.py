@@ -1,8 +1,8 @@
 """Changes as typed data: what a rule's fix does, not the text of a command.
 
 A `Change` names its operation, the resource it acts on and the value. Each
-operation is declared once, by the platform it belongs to (`ldoms`, `solaris`,
-`linux`, `hpux` here): where it runs (through `ldm` on the control domain, or
+operation is declared once, by the platform pack it belongs to (its
+`changes.py`): where it runs (through `ldm` on the control domain, or
 on the captured host), which resource it sizes (one target per resource), the
 command it renders for the host's versions, how it is made persistent, and
 what it does to the host's facts, so that a plan can be applied to a model of
@@ -174,9 +174,14 @@ _loaded = False
 
 
 def _load() -> None:
+    """Each platform pack's change module declares its operations as it is imported."""
     global _loaded
     if not _loaded:
-        from advisor.changes import hpux, ldoms, linux, solaris  # noqa: F401 - each registers its operations
+        from advisor import platforms
+
+        for p in platforms.packs():
+            if p.changes is not None:
+                platforms.load(p, p.changes)
         _loaded = True
 
 

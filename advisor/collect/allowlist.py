@@ -9,122 +9,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# Read-only tools that need privileges on Solaris (solaris.ldoms.read, root).
-PRIVILEGED = {"ldm", "ndd"}
+from advisor import platforms
+from advisor.platforms.spec import EXIT_MARKER, ITEM, MARKER, Command
 
+__all__ = ["EXIT_MARKER", "ITEM", "MARKER", "Command", "DETECT", "PRIVILEGED", "Section", "every_line", "file_name",
+           "platforms_by_uname", "privileged", "split_sections", "wrapped"]
 
-# Per-interface outputs come from one fixed loop over the host's own interfaces;
-# each section starts with this marker and the interface name, and becomes the
-# file <id>@<interface>.txt. Names are checked against ITEM before use as file names.
-MARKER = "@@advisor "
-EXIT_MARKER = "@@advisor-exit "
-ITEM = r"[A-Za-z0-9_.:-]{1,64}"
-
-
-@dataclass(frozen=True)
-class Command:
-    id: str  # command id: the bundle file is <id>.txt (DESIGN.md)
-    line: str  # exactly what is sent
-    fallback: str | None = None  # sent instead when `line` fails (older releases, xm for xl)
-    fallback_id: str | None = None  # the fallback's own command id, when its output differs
-    per_item: bool = False  # output is MARKER-separated sections, one file per interface
-
-    @property
-    def file(self) -> str:
-        return f"{self.id}.txt"
-
-    @property
-    def tool(self) -> str:
-        return self.line.split()[0]
-
-    def privileged(self) -> bool:
-        return self.tool in PRIVILEGED
-
-
-NDD_TCP = ("for p in tcp_recv_hiwat tcp_xmit_hiwat tcp_max_buf; do "
-           "v=`ndd -get /dev/tcp $p` || exit 1; echo \"$p $v\"; done")
+# Read-only tools that need privileges (solaris.ldoms.read, root), on any family.
+PRIVILEGED = frozenset(t for f in platforms.families().values() for t in f.privileged)
 
 DETECT = Command("uname-s", "uname -s")
 
-SOLARIS: tuple[Command, ...] = (
-    Command("uname-a", "uname -a"),
-    Command("release", "cat /etc/release"),
-    Command("virtinfo", "virtinfo -a"),
-    Command("psrinfo-pv", "psrinfo -pv"),
-    Command("pkg-entire", "pkg info entire"),
-    Command("showrev-p", "showrev -p"),
-    Command("ldm-version", "ldm -V"),
-    Command("ldm-list-l-p", "ldm list -l -p"),
-    Command("ldm-list-devices", "ldm list-devices -a"),
-    Command("dladm-show-phys", "dladm show-phys"),
-    Command("dladm-show-dev", "dladm show-dev"),
-    Command("dladm-show-linkprop", "dladm show-linkprop -c -o link,property,perm,value,effective,default,possible",
-            fallback="dladm show-linkprop"),
-    Command("kstat-p", "kstat -p"),
-    Command("etc-system", "cat /etc/system"),
-    Command("ndd-tcp", NDD_TCP),
-    Command("ipadm-show-prop-tcp", "ipadm show-prop tcp"),
-    Command("driver-ixgbe", "cat /kernel/drv/ixgbe.conf"),
-    Command("driver-nxge", "cat /kernel/drv/nxge.conf"),
-    Command("driver-ixgbevf", "cat /kernel/drv/ixgbevf.conf"),
-)
 
-def _each(items: str, command: str) -> str:
-    """One fixed loop: `command` (which names the item as $i) for each item
-    `items` lists, in MARKER-separated sections with their exit status."""
-    return f"for i in `{items}`; do echo \"{MARKER}$i\"; {command} 2>&1; echo \"{EXIT_MARKER}$?\"; done"
+def platforms_by_uname() -> dict[str, tuple[str, tuple[Command, ...]]]:
+    """`uname -s` -> the host's family -> the commands collected there."""
+    return {f.uname: (name, platforms.collected(name)) for name, f in platforms.families().items()}
 
 
-def _each_interface(command: str) -> str:
-    """Over the interfaces `ip -o link` lists (peer suffixes dropped)."""
-    return _each("ip -o link | awk -F': ' '{print $2}' | sed 's/@.*//'", f"{command} \"$i\"")
-
-
-# Linux hosts and Xen dom0s (Oracle VM for x86 and upstream Xen): try xl, then xm.
-LINUX: tuple[Command, ...] = (
-    Command("uname-a", "uname -a"),
-    Command("release", "cat /etc/os-release"),
-    Command("ip-link", "ip -o link"),
-    Command("brctl-show", "brctl show"),
-    Command("sysctl-net", "sysctl -a 2>/dev/null | grep '^net\\.'"),
-    Command("lspci-vv", "lspci -vv"),
-    Command("xl-info", "xl info", fallback="xm info", fallback_id="xm-info"),
-    Command("xl-list", "xl list", fallback="xm list", fallback_id="xm-list"),
-    Command("xl-vcpu-list", "xl vcpu-list", fallback="xm vcpu-list", fallback_id="xm-vcpu-list"),
-    Command("ethtool-k", _each_interface("ethtool -k"), per_item=True),
-    Command("ethtool-c", _each_interface("ethtool -c"), per_item=True),
-    Command("ethtool-i", _each_interface("ethtool -i"), per_item=True),
-)
-
-# HP-UX 11i: TSO state per interface with nwmgr (11i v3), else lanadmin per PPA (v1/v2).
-# nwmgr is 11i v3's: its commands stop at once elsewhere (v1/v2 take the lanadmin fallback).
-_V3_ONLY = "[ `uname -r` = B.11.31 ] || exit 1; "
-
-
-def _each_lan(command: str) -> str:
-    """Over the lanN interfaces lanscan lists, on 11i v3 only."""
-    return _V3_ONLY + _each("lanscan -i | awk '{print $1}'", f"{command} -c $i")
-
-
-HPUX: tuple[Command, ...] = (
-    Command("uname-a", "uname -a"),
-    Command("lanscan", "lanscan; lanscan -q"),
-    Command("lanscan-v", "lanscan -v"),
-    Command("nwmgr", f"{_V3_ONLY}nwmgr"),
-    Command("nwmgr-vmtu", _each_lan("nwmgr -g -A vmtu"),
-            fallback=_each("lanscan -p", "lanadmin -x vmtu $i"),
-            fallback_id="lanadmin-vmtu", per_item=True),
-    Command("nwmgr-attrs", _each_lan("nwmgr -g -A all"), per_item=True),  # speed, link state, checksum offload
-)
-
-# `uname -s` -> platform -> the commands collected there.
-PLATFORMS: dict[str, tuple[str, tuple[Command, ...]]] = {
-    "SunOS": ("solaris", SOLARIS),
-    "Linux": ("linux", LINUX),
-    "HP-UX": ("hpux", HPUX),
-}
-# The collector script's --platform names: a Xen dom0 is a Linux host.
-SCRIPT_PLATFORMS = {"solaris": SOLARIS, "linux": LINUX, "xen": LINUX, "hpux": HPUX}
+def privileged(command: Command) -> bool:
+    return command.tool in PRIVILEGED
 
 
 @dataclass(frozen=True)
@@ -162,27 +65,27 @@ def split_sections(output: bytes) -> list[Section]:
 
 
 def file_name(command: Command) -> str:
-    """Driver configuration files keep their `driver-<name>.conf` names."""
-    if command.id.startswith("driver-"):
-        return f"{command.id}.conf"
-    return command.file
+    """The bundle file of a command's output: `<id>.txt`, unless its output declares
+    another name (driver configuration files keep their `driver-<name>.conf` names)."""
+    found = platforms.known(command.id)
+    if found is None or found[0].output.file is None:
+        return command.file
+    return found[0].output.file.replace("{name}", found[1] or "")
 
 
 def wrapped(command: Command, line: str, privilege: str | None) -> str:
     """The line as sent: privileged tools get `sudo -n` or `pfexec` when asked.
     `sudo -n` never waits for a password: it fails at once instead."""
-    if privilege is None or not command.privileged():
+    if privilege is None or not privileged(command):
         return line
     prefix = {"sudo": "sudo -n", "pfexec": "pfexec"}[privilege]
-    if command.id == "ndd-tcp":
-        return line.replace("ndd -get", f"{prefix} ndd -get")
     return f"{prefix} {line}"
 
 
 def every_line() -> set[str]:
     """All command lines advisor may send, in every privilege mode."""
     lines = {DETECT.line}
-    for commands in SCRIPT_PLATFORMS.values():
+    for commands in platforms.script_platforms().values():
         for c in commands:
             for line in filter(None, (c.line, c.fallback)):
                 for privilege in (None, "sudo", "pfexec"):

@@ -1,74 +1,50 @@
-"""The command outputs advisor knows: canonical file names and command lines."""
+"""The command outputs advisor knows, by the names a bundle gives their files
+and the command lines they are the output of; made from the platform packs."""
 
 from __future__ import annotations
 
 import re
+from functools import cache
 
-# command id -> the command line it is the output of (DESIGN.md, capture bundle).
-COMMANDS: dict[str, str] = {
-    "uname-a": "uname -a",
-    "release": "cat /etc/release",
-    "virtinfo": "virtinfo -a",
-    "psrinfo-pv": "psrinfo -pv",
-    "pkg-entire": "pkg info entire",
-    "showrev-p": "showrev -p",
-    "ldm-version": "ldm -V",
-    "ldm-list-l": "ldm list -l",
-    "ldm-list-l-p": "ldm list -l -p",
-    "ldm-list": "ldm list",
-    "ldm-list-constraints": "ldm list-constraints",
-    "ldm-list-constraints-p": "ldm list-constraints -p",
-    "ldm-list-io": "ldm list-io",
-    "ldm-list-devices": "ldm list-devices -a",
-    "ldm-list-bindings-e": "ldm list-bindings -e",
-    "ldm-list-constraints-x": "ldm list-constraints -x",
-    "plan": "a planned configuration (advisor-plan/1 YAML)",
-    "dladm-show-phys": "dladm show-phys",
-    "dladm-show-link": "dladm show-link",
-    "dladm-show-dev": "dladm show-dev",  # Solaris 10: what show-phys is on 11
-    "dladm-show-linkprop": "dladm show-linkprop",
-    "dladm-show-phys-h": "dladm show-phys -H",  # rings and groups: known, not yet read by any rule
-    "kstat-p": "kstat -p",
-    "etc-system": "cat /etc/system",
-    "ndd-tcp": "ndd -get /dev/tcp tcp_recv_hiwat tcp_xmit_hiwat tcp_max_buf",
-    "ipadm-show-prop-tcp": "ipadm show-prop tcp",
-    # Canonical names of other platforms (DESIGN.md); known, not yet read by any rule.
-    "xm-vcpu-list": "xm vcpu-list",
-    "xl-vcpu-list": "xl vcpu-list",
-    "xm-info": "xm info",
-    "xl-info": "xl info",
-    "xm-list": "xm list",
-    "xl-list": "xl list",
-    "brctl-show": "brctl show",
-    "ip-link": "ip -o link",
-    "sysctl-net": "sysctl -a (net.)",
-    "lspci-vv": "lspci -vv",
-    "lanscan": "lanscan; lanscan -q",
-    "lanscan-v": "lanscan -v",
-    "lanscan-iap": "lanscan -iap",
-    "nwmgr": "nwmgr",
-    "nwmgr-apa": "nwmgr -S apa",
-}
+from advisor import platforms
 
-# Per-instance outputs: `driver-<name>.conf`, `ethtool-k@<if>.txt`, ...
-_DRIVER_CONF = re.compile(r"^driver-([a-z0-9_]+)\.conf$")
-_PER_INTERFACE = re.compile(r"^(ethtool-[kcigal]|nwmgr-vmtu|nwmgr-attrs|lanadmin-vmtu|lanadmin-g|lanadmin-apa)@([\w.:-]+)\.txt$")
+_ITEM = r"[\w.:-]+"
+
+
+@cache
+def commands() -> dict[str, str]:
+    """command id -> the command line it is the output of (DESIGN.md, capture bundle): every
+    output of one file a host (a `<id>@<item>` output is one file per interface)."""
+    return {cid: k.output.line for cid, k in platforms.outputs().items() if not k.output.per_item and k.template is None}
+
+
+@cache
+def _names() -> tuple[dict[str, str], re.Pattern[str], list[tuple[re.Pattern[str], str]]]:
+    files = {k.output.file: cid for cid, k in platforms.outputs().items() if k.output.file and k.template is None}
+    per_item = sorted(cid for cid, k in platforms.outputs().items() if k.output.per_item)
+    per_interface = re.compile(rf"^({'|'.join(map(re.escape, per_item))})@({_ITEM})\.txt$")
+    templated = [(re.compile(re.escape(k.output.file or f"{cid}.txt").replace(re.escape("{name}"), "([a-z0-9_]+)") + "$"),
+                  cid) for cid, k in platforms.outputs().items() if k.template is not None]
+    return files, per_interface, templated
 
 
 def command_id_for_name(name: str) -> str | None:
     """The command id a canonical bundle file name stands for, or None."""
-    if m := _DRIVER_CONF.match(name):
-        return f"driver-{m.group(1)}"
-    if m := _PER_INTERFACE.match(name):
+    files, per_interface, templated = _names()
+    for pattern, cid in templated:
+        if m := pattern.match(name):
+            return cid.replace("{name}", m.group(1))
+    if m := per_interface.match(name):
         return f"{m.group(1)}@{m.group(2)}"
-    if name == "ldm-list-constraints-x.xml":
-        return "ldm-list-constraints-x"
-    if name.endswith(".txt") and name[:-4] in COMMANDS:
+    if name in files:
+        return files[name]
+    if name.endswith(".txt") and name[:-4] in commands():
         return name[:-4]
     return None
 
 
 def command_line(command_id: str) -> str:
-    if command_id.startswith("driver-"):
-        return f"cat /kernel/drv/{command_id[len('driver-'):]}.conf"
-    return COMMANDS.get(command_id, command_id)
+    found = platforms.known(command_id)
+    if found is not None and found[0].template is not None and found[1] is not None:
+        return found[0].output.line.replace("{name}", found[1])
+    return commands().get(command_id, command_id)

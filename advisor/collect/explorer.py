@@ -1,24 +1,24 @@
 """Oracle Explorer archives: the files advisor reads and the command each holds.
 
-Paths follow `shared/reference/explorer-layout.md`; those marked there as not
-found in any source (dladm show-linkprop, ipadm show-prop) are not read.
+Each platform pack names its outputs' paths in an Explorer; outputs Explorer
+is not known to keep (dladm show-linkprop, ipadm show-prop) are not read.
 """
 
 from __future__ import annotations
 
 import re
+from functools import cache
 from pathlib import Path
 
+from advisor import platforms
 from advisor.collect import safetar
 
-EXPLORER_FILES: dict[str, str] = {
-    "sysconfig/ldm_-V.out": "ldm-version",
-    "sysconfig/ldm_list_-l_-p.out": "ldm-list-l-p",
-    "etc/system": "etc-system",
-    "netinfo/kstat-p.out": "kstat-p",
-    "netinfo/ndd/tcp.out": "ndd-tcp",
-    "patch+pkg/pkg_info-l.out": "pkg-entire",
-}
+
+@cache
+def explorer_files() -> dict[str, str]:
+    """The files advisor reads in an Explorer, each by the command id it holds."""
+    return {path: cid for cid, k in platforms.outputs().items() for path in k.output.explorer}
+
 
 _NAME = re.compile(r"^explorer\.[0-9a-fA-F]+\.(.+?)-\d{4}\.\d{2}\.\d{2}\.\d{2}\.\d{2}(?:\.tar\.gz|\.tgz)?$")
 
@@ -29,7 +29,7 @@ def is_explorer_root(path: Path) -> bool:
 
 def wanted(member: str) -> bool:
     """An archive member advisor reads; an Explorer's other thousands are not unpacked."""
-    return safetar.ends_with(member, EXPLORER_FILES)
+    return safetar.ends_with(member, explorer_files())
 
 
 def host_from_name(name: str) -> str | None:

@@ -197,9 +197,9 @@ def _collect(target: Target, options: SshOptions, dest: Path, privilege: str | N
                 except CommandTimeout:
                     raise CollectError(f"{target.alias}: no answer to {allowlist.DETECT.line} in {limit:g} s") from None
                 system = out.decode("utf-8", "replace").strip()
-                if status != 0 or system not in allowlist.PLATFORMS:
+                if status != 0 or system not in allowlist.platforms_by_uname():
                     raise CollectError(f"{target.alias}: platform {system or '?'!r} is not audited by this release")
-                _platform, commands = allowlist.PLATFORMS[system]
+                _platform, commands = allowlist.platforms_by_uname()[system]
                 with _this_disk(target.alias):
                     tmp.mkdir(mode=0o700)
                     entries = [e for c in commands for e in _collect_one(session, c, privilege, tmp)]

@@ -16,7 +16,7 @@ from pathlib import Path
 from advisor import datafile, scratch
 from advisor.collect import explorer, manifest as manifest_mod, safefs, safetar, sosreport
 from advisor.collect.capture import Capture, Missing, RawOutput
-from advisor.collect.commands import COMMANDS, command_id_for_name, command_line
+from advisor.collect.commands import command_id_for_name, command_line, commands
 from advisor.collect.identify import identify, identify_among
 from advisor.errors import InputError, brief, readable
 
@@ -29,9 +29,9 @@ def _command_lines() -> dict[str, str]:
     """Every command line advisor runs (as a manifest may name one) -> its command id."""
     from advisor.collect import allowlist
 
-    lines = {line: cid for cid, line in COMMANDS.items()}
-    for _platform, commands in allowlist.PLATFORMS.values():
-        for c in commands:
+    lines = {line: cid for cid, line in commands().items()}
+    for _family, collected in allowlist.platforms_by_uname().values():
+        for c in collected:
             for line in filter(None, (c.line, c.fallback)):
                 for privilege in (None, "sudo", "pfexec"):
                     lines[allowlist.wrapped(c, line, privilege)] = c.id
@@ -343,7 +343,7 @@ def _load_sosreport(root: Path, shown: str, prefix: str) -> Capture:
 
 def _load_explorer(root: Path, shown: str, host: str | None) -> Capture:
     capture = Capture(host=host or root.name, source=shown)
-    for rel, command_id in explorer.EXPLORER_FILES.items():
+    for rel, command_id in explorer.explorer_files().items():
         path = root / rel
         if not path.exists() and not path.is_symlink():
             continue

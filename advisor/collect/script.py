@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import shlex
 
-from advisor import __version__
+from advisor import __version__, platforms
 from advisor.collect import allowlist
 from advisor.collect.limits import COMMAND_TIMEOUT_S, MAX_OUTPUT_BYTES, MAX_PER_ITEM_BYTES
 from advisor.errors import InputError
@@ -218,7 +218,7 @@ def _yaml(text: str) -> str:
 
 
 def render(platform: str, privilege: str | None = None) -> str:
-    by_name = allowlist.SCRIPT_PLATFORMS
+    by_name = platforms.script_platforms()
     if platform not in by_name:
         known = ", ".join(sorted(by_name))
         raise InputError(f"--platform {platform}: this release writes collectors for {known}")

@@ -10,33 +10,46 @@ kernel/uname_-a, networking/ip_-d_address). brctl_show is the name sos gives
 from __future__ import annotations
 
 import re
+from functools import cache
 from pathlib import Path
 
+from advisor import platforms
 from advisor.collect import safefs, safetar
 
-SOS_FILES: list[tuple[str, str]] = [
-    ("sos_commands/kernel/uname_-a", "uname-a"),
-    ("etc/os-release", "release"),
-    ("sos_commands/kernel/sysctl_-a", "sysctl-net"),
-    ("sos_commands/pci/lspci_-nnvv", "lspci-vv"),
-    ("sos_commands/pci/lspci_-nvv", "lspci-vv"),
-    ("sos_commands/networking/ip_-d_address", "ip-link"),
-    ("sos_commands/networking/ip_address", "ip-link"),
-    ("sos_commands/networking/brctl_show", "brctl-show"),
-]
-_PER_INTERFACE = re.compile(r"^ethtool_-([kci])_([A-Za-z0-9_.:-]+)$")
-
-
+_ITEM = r"([A-Za-z0-9_.:-]+)"
 _HOSTNAME_FILES = ("sos_commands/general/hostname", "sos_commands/host/hostname", "etc/hostname")
-_READ = tuple(rel for rel, _ in SOS_FILES) + _HOSTNAME_FILES
+
+
+@cache
+def sos_files() -> list[tuple[str, str]]:
+    """(path in the sosreport, command id) of every output a pack names there; a path with
+    {item} is one file per interface."""
+    return [(path, cid) for cid, k in platforms.outputs().items() for path in k.output.sosreport]
+
+
+@cache
+def _per_item() -> dict[str, list[tuple[re.Pattern[str], str]]]:
+    """folder -> (file name pattern, command id) of the per-interface outputs kept there."""
+    by_folder: dict[str, list[tuple[re.Pattern[str], str]]] = {}
+    for path, cid in sos_files():
+        if "{item}" in path:
+            folder, _, name = path.rpartition("/")
+            by_folder.setdefault(folder, []).append((re.compile(re.escape(name).replace(re.escape("{item}"), _ITEM) + "$"),
+                                                     cid))
+    return by_folder
+
+
+def _item(folder: str, name: str) -> str | None:
+    """The command id of a per-interface file (`ethtool-k@eth0`), or None."""
+    return next((f"{cid}@{m.group(1)}" for pattern, cid in _per_item().get(folder, []) if (m := pattern.match(name))), None)
 
 
 def wanted(member: str) -> bool:
     """An archive member advisor reads; a sosreport's logs and the rest are not unpacked."""
     parent, _, name = member.rpartition("/")
-    if _PER_INTERFACE.match(name) and (parent == "sos_commands/networking" or parent.endswith("/sos_commands/networking")):
+    if any((parent == folder or parent.endswith("/" + folder)) and _item(folder, name) for folder in _per_item()):
         return True
-    return safetar.ends_with(member, _READ)
+    return safetar.ends_with(member, [rel for rel, _ in sos_files() if "{item}" not in rel] + list(_HOSTNAME_FILES))
 
 
 def is_sos_root(path: Path) -> bool:
@@ -47,16 +60,14 @@ def files(root: Path) -> list[tuple[Path, str]]:
     """(file, command id) pairs present in this sosreport, first match per id."""
     found: list[tuple[Path, str]] = []
     taken: set[str] = set()
-    for rel, command_id in SOS_FILES:
+    for rel, command_id in sos_files():
         path = root / rel
-        if path.is_file() and command_id not in taken:
+        if "{item}" not in rel and path.is_file() and command_id not in taken:
             found.append((path, command_id))
             taken.add(command_id)
-    networking = root / "sos_commands" / "networking"
-    if networking.is_dir():
-        for path in sorted(networking.iterdir()):
-            if m := _PER_INTERFACE.match(path.name):
-                found.append((path, f"ethtool-{m.group(1)}@{m.group(2)}"))
+    for folder in _per_item():
+        if (root / folder).is_dir():
+            found += [(path, cid) for path in sorted((root / folder).iterdir()) if (cid := _item(folder, path.name))]
     return found
 
 

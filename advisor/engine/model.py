@@ -1,4 +1,4 @@
-"""Rule packs (`rules/*.yaml`) as pydantic models."""
+"""Rule packs (each platform pack's `rules.yaml`, and `--rules DIR`) as pydantic models."""
 
 import re
 from enum import Enum
@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from advisor import platforms
 from advisor.results.model import Severity
 
 
@@ -147,7 +148,7 @@ class Choice(BaseModel):
 
 
 class Study(BaseModel):
-    """A published study in rules/sources.yaml."""
+    """A published study in advisor/platforms/sources.yaml."""
 
     model_config = _STRICT
     title: str
@@ -160,7 +161,7 @@ class Study(BaseModel):
 
 class Source(BaseModel):
     """A rule's source: a study by its key, and the section the rule rests on.
-    The pack loader fills in `study` from rules/sources.yaml."""
+    The pack loader fills in `study` from the studies file."""
 
     model_config = _STRICT
     ref: str
@@ -185,7 +186,7 @@ class Rule(BaseModel):
     id: str
     title: str
     subject: Subject
-    platforms: list[str] = ["solaris"]
+    platforms: list[str] = Field(min_length=1)  # the families it judges; a platform pack's rules, its own
     severity: Severity
     host_applies: str = "true"  # decided on the host before its subjects are listed
     applies: str = "true"
@@ -217,6 +218,14 @@ class Rule(BaseModel):
     def _id(cls, value: str) -> str:
         if not re.fullmatch(r"[a-z0-9]+(?:\.[a-z0-9-]+)+", value):
             raise ValueError("rule ids look like 'area.name' in lower case")
+        return value
+
+    @field_validator("platforms")
+    @classmethod
+    def _families(cls, value: list[str]) -> list[str]:
+        odd = [name for name in value if name not in platforms.families()]
+        if odd:
+            raise ValueError(f"{odd[0]!r} is not a platform advisor judges ({', '.join(platforms.families())})")
         return value
 
     @field_validator("let", "params", mode="before")

@@ -1,4 +1,4 @@
-"""Finding and validating rule packs: the bundled `rules/` and any `--rules DIR`."""
+"""Finding and validating rule packs: each platform pack's `rules.yaml` and any `--rules DIR`."""
 
 from __future__ import annotations
 
@@ -7,19 +7,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
-import advisor
-from advisor import datafile
+from advisor import datafile, platforms
 from advisor.engine import pack_cache
 from advisor.engine.model import Rule, Study
 from advisor.errors import RulePackError
-
-
-def bundled_rules_dir() -> Path:
-    """Inside the wheel the rules live at advisor/rules; in a checkout, at ./rules."""
-    packaged = Path(advisor.__file__).parent / "rules"  # a plain package: importlib.resources would only add its import
-    if packaged.is_dir():
-        return packaged
-    return Path(__file__).resolve().parents[2] / "rules"
 
 
 def _describe(exc: ValidationError) -> str:
@@ -39,7 +30,8 @@ def _data(path: Path) -> Any:
     return data
 
 
-def load_file(path: Path) -> list[Rule]:
+def load_file(path: Path, family: str | None = None) -> list[Rule]:
+    """The rules of one file; a platform pack's (`family`) judge hosts of its family alone."""
     shown = str(path)
     data = _data(path)
     if isinstance(data, dict) and "rules" in data:
@@ -50,14 +42,19 @@ def load_file(path: Path) -> list[Rule]:
     for i, item in enumerate(data):
         if not isinstance(item, dict):
             raise RulePackError(f"{shown}: rule #{i + 1} is not a mapping")
+        name = item.get("id", f"rule #{i + 1}")
+        if family is not None:
+            item = {"platforms": [family], **item}
+            if item["platforms"] != [family]:
+                raise RulePackError(f"{shown}: {name}: platforms: a rule of this pack judges {family} hosts alone")
         try:
             rules.append(Rule.model_validate({**item, "file": shown}))
         except ValidationError as exc:
-            raise RulePackError(f"{shown}: {item.get('id', f'rule #{i + 1}')}: {_describe(exc)}") from None
+            raise RulePackError(f"{shown}: {name}: {_describe(exc)}") from None
     return rules
 
 
-SOURCES = "sources.yaml"  # the studies rules cite, by key; not a rule pack
+SOURCES = "sources.yaml"  # in a --rules DIR: the studies its rules cite, by key; not a rule pack
 
 
 def load_studies(path: Path) -> dict[str, Study]:
@@ -73,22 +70,27 @@ def load_studies(path: Path) -> dict[str, Study]:
     return studies
 
 
+def _add(rules: dict[str, Rule], path: Path, found: list[Rule]) -> None:
+    for rule in found:
+        if rule.id in rules:
+            raise RulePackError(f"{path}: rule {rule.id} is already defined in {rules[rule.id].file}")
+        rules[rule.id] = rule
+
+
 def load(extra_dirs: list[Path] | None = None) -> list[Rule]:
-    dirs = [bundled_rules_dir(), *(extra_dirs or [])]
     rules: dict[str, Rule] = {}
-    studies: dict[str, Study] = {}
-    for directory in dirs:
+    studies = load_studies(platforms.STUDIES)
+    for p, path in platforms.rule_files():
+        family = platforms.family_of(p)
+        _add(rules, path, load_file(path, family.name if family else None))
+    for directory in extra_dirs or []:
         if not directory.is_dir():
             raise RulePackError(f"{directory}: rule directory not found")
         if (directory / SOURCES).is_file():
             studies.update(load_studies(directory / SOURCES))
         for path in sorted(directory.glob("*.y*ml")):
-            if path.name == SOURCES:
-                continue
-            for rule in load_file(path):
-                if rule.id in rules:
-                    raise RulePackError(f"{path}: rule {rule.id} is already defined in {rules[rule.id].file}")
-                rules[rule.id] = rule
+            if path.name != SOURCES:
+                _add(rules, path, load_file(path))
     for rule in rules.values():
         if rule.source.ref not in studies:
             raise RulePackError(f"{rule.file}: {rule.id}: source {rule.source.ref!r} is not in {SOURCES}")

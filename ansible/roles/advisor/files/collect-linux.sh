@@ -173,12 +173,12 @@ run ip-link ip-link.txt 'ip -o link' 'ip -o link'
 run brctl-show brctl-show.txt 'brctl show' 'brctl show'
 run sysctl-net sysctl-net.txt 'sysctl -a 2>/dev/null | grep '"'"'^net\\.'"'"'' 'sysctl -a 2>/dev/null | grep '"'"'^net\.'"'"''
 run lspci-vv lspci-vv.txt 'lspci -vv' 'lspci -vv'
-run xl-info xl-info.txt 'xl info' 'xl info' 'xm info' 'xm info' xm-info.txt xm-info
-run xl-list xl-list.txt 'xl list' 'xl list' 'xm list' 'xm list' xm-list.txt xm-list
-run xl-vcpu-list xl-vcpu-list.txt 'xl vcpu-list' 'xl vcpu-list' 'xm vcpu-list' 'xm vcpu-list' xm-vcpu-list.txt xm-vcpu-list
 run_items ethtool-k 'for i in `ip -o link | awk -F'"'"': '"'"' '"'"'{print $2}'"'"' | sed '"'"'s/@.*//'"'"'`; do echo \"@@advisor $i\"; ethtool -k \"$i\" 2>&1; echo \"@@advisor-exit $?\"; done' 'for i in `ip -o link | awk -F'"'"': '"'"' '"'"'{print $2}'"'"' | sed '"'"'s/@.*//'"'"'`; do echo "@@advisor $i"; ethtool -k "$i" 2>&1; echo "@@advisor-exit $?"; done'
 run_items ethtool-c 'for i in `ip -o link | awk -F'"'"': '"'"' '"'"'{print $2}'"'"' | sed '"'"'s/@.*//'"'"'`; do echo \"@@advisor $i\"; ethtool -c \"$i\" 2>&1; echo \"@@advisor-exit $?\"; done' 'for i in `ip -o link | awk -F'"'"': '"'"' '"'"'{print $2}'"'"' | sed '"'"'s/@.*//'"'"'`; do echo "@@advisor $i"; ethtool -c "$i" 2>&1; echo "@@advisor-exit $?"; done'
 run_items ethtool-i 'for i in `ip -o link | awk -F'"'"': '"'"' '"'"'{print $2}'"'"' | sed '"'"'s/@.*//'"'"'`; do echo \"@@advisor $i\"; ethtool -i \"$i\" 2>&1; echo \"@@advisor-exit $?\"; done' 'for i in `ip -o link | awk -F'"'"': '"'"' '"'"'{print $2}'"'"' | sed '"'"'s/@.*//'"'"'`; do echo "@@advisor $i"; ethtool -i "$i" 2>&1; echo "@@advisor-exit $?"; done'
+run xl-info xl-info.txt 'xl info' 'xl info' 'xm info' 'xm info' xm-info.txt xm-info
+run xl-list xl-list.txt 'xl list' 'xl list' 'xm list' 'xm list' xm-list.txt xm-list
+run xl-vcpu-list xl-vcpu-list.txt 'xl vcpu-list' 'xl vcpu-list' 'xm vcpu-list' 'xm vcpu-list' xm-vcpu-list.txt xm-vcpu-list
 
 if [ "$out" = "-" ]; then  # the caller holds it in memory: a bounded size, or a reason
 	(cd "$work/bundle" && tar cf - "$name") | gzip -c > "$work/bundle.tar.gz" || exit 1

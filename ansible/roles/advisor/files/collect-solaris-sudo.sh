@@ -169,13 +169,9 @@ run_items() {
 
 run uname-a uname-a.txt 'uname -a' 'uname -a'
 run release release.txt 'cat /etc/release' 'cat /etc/release'
-run virtinfo virtinfo.txt 'virtinfo -a' 'virtinfo -a'
 run psrinfo-pv psrinfo-pv.txt 'psrinfo -pv' 'psrinfo -pv'
 run pkg-entire pkg-entire.txt 'pkg info entire' 'pkg info entire'
 run showrev-p showrev-p.txt 'showrev -p' 'showrev -p'
-run ldm-version ldm-version.txt 'sudo -n ldm -V' 'sudo -n ldm -V'
-run ldm-list-l-p ldm-list-l-p.txt 'sudo -n ldm list -l -p' 'sudo -n ldm list -l -p'
-run ldm-list-devices ldm-list-devices.txt 'sudo -n ldm list-devices -a' 'sudo -n ldm list-devices -a'
 run dladm-show-phys dladm-show-phys.txt 'dladm show-phys' 'dladm show-phys'
 run dladm-show-dev dladm-show-dev.txt 'dladm show-dev' 'dladm show-dev'
 run dladm-show-linkprop dladm-show-linkprop.txt 'dladm show-linkprop -c -o link,property,perm,value,effective,default,possible' 'dladm show-linkprop -c -o link,property,perm,value,effective,default,possible' 'dladm show-linkprop' 'dladm show-linkprop' dladm-show-linkprop.txt dladm-show-linkprop
@@ -186,6 +182,10 @@ run ipadm-show-prop-tcp ipadm-show-prop-tcp.txt 'ipadm show-prop tcp' 'ipadm sho
 run driver-ixgbe driver-ixgbe.conf 'cat /kernel/drv/ixgbe.conf' 'cat /kernel/drv/ixgbe.conf'
 run driver-nxge driver-nxge.conf 'cat /kernel/drv/nxge.conf' 'cat /kernel/drv/nxge.conf'
 run driver-ixgbevf driver-ixgbevf.conf 'cat /kernel/drv/ixgbevf.conf' 'cat /kernel/drv/ixgbevf.conf'
+run virtinfo virtinfo.txt 'virtinfo -a' 'virtinfo -a'
+run ldm-version ldm-version.txt 'sudo -n ldm -V' 'sudo -n ldm -V'
+run ldm-list-l-p ldm-list-l-p.txt 'sudo -n ldm list -l -p' 'sudo -n ldm list -l -p'
+run ldm-list-devices ldm-list-devices.txt 'sudo -n ldm list-devices -a' 'sudo -n ldm list-devices -a'
 
 if [ "$out" = "-" ]; then  # the caller holds it in memory: a bounded size, or a reason
 	(cd "$work/bundle" && tar cf - "$name") | gzip -c > "$work/bundle.tar.gz" || exit 1

@@ -20,7 +20,7 @@ import re
 
 from advisor.collect.capture import RawOutput
 from advisor.errors import ParseError
-from advisor.parsers.ldm_records import LdmDomain, LdmListing, Record, column_key, flags_from_letters
+from advisor.platforms.ldoms.parsers.ldm_records import LdmDomain, LdmListing, Record, column_key, flags_from_letters
 from advisor.parsers.text import Header, Line, numbered, parse_int, parse_size
 
 _SECTION = re.compile(r"^[A-Z][A-Z0-9_-]*$")

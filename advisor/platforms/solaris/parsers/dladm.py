@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from advisor.collect.capture import RawOutput
 from advisor.errors import ParseError
 from advisor.parsers.text import Header, Line, numbered, parse_int
 
@@ -195,3 +196,8 @@ def parse_show_linkprop(text: str, command: str | None = None) -> list[LinkProp]
     if lines[0].text.lstrip().startswith('LINK="'):
         return _pairs(lines)
     return _parseable(lines, command)
+
+
+def parse_linkprop_output(output: RawOutput) -> list[LinkProp]:
+    """`dladm show-linkprop` read with its command line, which says which columns `-o` chose."""
+    return parse_show_linkprop(output.text(), output.command)

@@ -11,7 +11,7 @@ which the plan writes once at its end.
 from __future__ import annotations
 
 from advisor.changes import Change, Rendered, Undo, effect, number, operation, undo, was
-from advisor.facts.ldoms import threads_per_core_for_model
+from advisor.platforms.ldoms.facts import threads_per_core_for_model
 from advisor.facts.models import Domain, HostFacts, VNet, VNetRef, VSwitch
 from advisor.shell import shell_word
 from advisor.versions import version_ge

@@ -9,7 +9,7 @@ import shlex
 
 from advisor.changes import Change, Rendered, Undo, effect, operation, undo, was
 from advisor.facts.models import HostFacts, TcpProp
-from advisor.parsers import driver_conf, etc_system
+from advisor.platforms.solaris.parsers import driver_conf, etc_system
 from advisor.shell import shell_word
 
 _REGEX = re.compile(r"([.\[\]*^$\\])")

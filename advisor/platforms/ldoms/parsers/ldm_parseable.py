@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from advisor.errors import ParseError
-from advisor.parsers.ldm_records import LdmDomain, LdmListing, Record
+from advisor.platforms.ldoms.parsers.ldm_records import LdmDomain, LdmListing, Record
 from advisor.parsers.text import numbered, parse_int
 
 _VERSION = re.compile(r"^VERSION\s+(\d+(?:\.\d+)*)\s*$")

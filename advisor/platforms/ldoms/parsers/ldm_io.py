@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from advisor.errors import ParseError
-from advisor.parsers.ldm_records import LdmDomain, LdmListing, Record
+from advisor.platforms.ldoms.parsers.ldm_records import LdmDomain, LdmListing, Record
 from advisor.parsers.text import Header, numbered
 
 _HEADER = re.compile(r"^\s*NAME\s+TYPE\s+BUS\s+DOMAIN\s+STATUS\s*$")

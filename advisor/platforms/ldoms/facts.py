@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import re
 
+from typing import Any
+
 from advisor.facts.models import Domain, HostFacts, Link, VNet, VNetRef, VSwitch
 from advisor.versions import version_ge
-from advisor.parsers.ldm_records import LdmDomain, LdmListing, Record
+from advisor.platforms.ldoms.parsers.ldm_records import LdmDomain, LdmListing, Record
 from advisor.parsers.text import parse_int
+from advisor.platforms.solaris import kstat_facts
 
 # LDC endpoints per domain by platform (domain-facts 1.3); the control domain
 # uses about 15 of its own for ldmd, the SP and friends.
@@ -341,3 +344,71 @@ def software_facts(facts: HostFacts) -> None:
     for ch in facts.ldcs or []:
         if ch.module == "vsw" and ch.instance in by_instance:
             ch.peer_domains = list(by_instance[ch.instance].vnet_domains)
+
+
+AUTO_LIMIT = 8  # ldm 3.4: inter-vnet-link=auto keeps direct links up to this many vnets on a switch
+
+
+def _ev_at(files: dict[str, str], cid: str, line: int) -> str:
+    return f"{files[cid]}:{line}"
+
+
+def build(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> None:
+    """The LDoms facts of a Solaris host: its role, the ldm level, what the machine has
+    free, its domains, switches and vnets, and its LDC channels."""
+    if (v := parsed.get("ldm-version")) is not None:
+        facts.ldm_version = v.version.value
+        facts.evidence["ldm_version"] = _ev_at(files, "ldm-version", v.version.line)
+    if (dv := parsed.get("ldm-list-devices")) is not None:
+        facts.free_cores = dv.free_cores
+        if dv.core_line is not None:
+            facts.evidence["free_cores"] = _ev_at(files, "ldm-list-devices", dv.core_line)
+        if dv.free_memory_bytes is not None:
+            facts.free_memory_gb = dv.free_memory_bytes / (1 << 30)
+            facts.evidence["free_memory_gb"] = _ev_at(files, "ldm-list-devices", dv.memory_line or 1)
+    if (vi := parsed.get("virtinfo")) is not None:
+        facts.roles = sorted(vi.roles)
+        facts.ldom_name = vi.domain_name
+        facts.control_host = vi.control_domain
+        facts.is_control_domain = "control" in vi.roles
+        facts.is_guest_domain = bool(vi.roles) and not ({"control", "i/o", "service", "root"} & vi.roles)
+        facts.evidence["roles"] = _ev_at(files, "virtinfo", vi.line)
+    if facts.is_control_domain is None and ({*_LDM_LISTINGS, "ldm-version", "ldm-list-devices"} & parsed.keys()):
+        facts.is_control_domain = True
+    _listings(facts, parsed, files)
+    if (stats := parsed.get("kstat-p")) is not None:
+        facts.ldcs = kstat_facts.ldc_channels(stats, files["kstat-p"])
+    software_facts(facts)
+
+
+# LDoms outputs by what they say of the domains: the first present is the listing, the others fill in
+# what it leaves unknown (the short `ldm list` shows no vsw, vnet, I/O or constraint).
+_LDM_LISTINGS = ("ldm-list-l-p", "ldm-list-l", "ldm-list", "ldm-list-constraints-p", "ldm-list-constraints",
+                 "ldm-list-io")
+
+
+def _listings(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> None:
+    present = [cid for cid in _LDM_LISTINGS if cid in parsed]
+    if not present:
+        if facts.is_control_domain is False:
+            facts.domains, facts.vswitches, facts.vnets = [], [], []
+        return
+    listing = parsed[present[0]]
+    # The processor model first: a domain with part of a core sees a core of fewer threads in its own psrinfo -pv,
+    # and so does the listing where no domain has a whole core; the larger of those two otherwise.
+    seen = [n for n in (facts.threads_per_core, threads_per_core_from_listing(listing)) if n]
+    tpc = threads_per_core_for_model(facts.cpu_model) or (max(seen) if seen else None)
+    domains, vswitches, vnets = build_domains(listing, files[present[0]], tpc)
+    shown_vsws, shown_vnets = shown(listing, "VSW", vswitches), shown(listing, "NETWORK", vnets)
+    for cid in present[1:]:
+        more, more_vsws, more_vnets = build_domains(parsed[cid], files[cid], tpc)
+        merge_domains(domains, more, parsed[cid].covers)
+        shown_vsws = shown_vsws if shown_vsws is not None else shown(parsed[cid], "VSW", more_vsws)
+        shown_vnets = shown_vnets if shown_vnets is not None else shown(parsed[cid], "NETWORK", more_vnets)
+    for dom in domains:
+        dom.is_local = dom.is_control and facts.is_control_domain is not False
+    local = [d.name for d in domains if d.is_local]  # a capture knows its own domain's links and level
+    own_links = {name: facts.links for name in local if facts.links is not None}
+    solaris_4080 = {name: allows_4080(facts.solaris_minor, facts.sru) for name in local}
+    link_network(domains, shown_vsws or [], shown_vnets or [], own_links, solaris_4080, facts.cpu_model, AUTO_LIMIT)
+    facts.domains, facts.vswitches, facts.vnets = domains, shown_vsws, shown_vnets

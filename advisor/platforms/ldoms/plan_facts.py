@@ -8,7 +8,10 @@ the engine, which reports those rules as not applicable to a plan.
 
 from __future__ import annotations
 
-from advisor.facts import ldoms
+from typing import Any
+
+from advisor.platforms.ldoms import facts as ldoms
+from advisor.platforms.solaris import facts as solaris_facts
 from advisor.facts.models import Domain, HostFacts, Link, VNet, VSwitch
 from advisor.parsers.text import driver_of
 from advisor.plans.located import LocatedPlan
@@ -16,7 +19,19 @@ from advisor.plans.schema import PlanDomain, PlanLink, PlanVnet, PlanVsw
 from advisor.versions import version_ge
 
 
-def build(facts: HostFacts, located: LocatedPlan, auto_limit: int = 8) -> None:
+def build_planned(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> bool:
+    """A host given as a planned configuration (a plan, or constraints XML), unless the
+    listing of a built system is there too, which says more: whether it was taken as one."""
+    planned = parsed.get("plan") or parsed.get("ldm-list-constraints-x")
+    if planned is None or {"ldm-list-l", "ldm-list-l-p"} & parsed.keys():
+        return False
+    build(facts, planned)
+    ldoms.software_facts(facts)
+    solaris_facts.name_release(facts)
+    return True
+
+
+def build(facts: HostFacts, located: LocatedPlan, auto_limit: int = ldoms.AUTO_LIMIT) -> None:
     plan = located.plan
     facts.kind = "plan"
     facts.platform = "solaris"

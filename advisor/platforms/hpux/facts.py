@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from advisor.facts.models import HostFacts, LanInterface, LanRef
-from advisor.parsers.hpux import FIRST_APA_PPA, LanMib, NwmgrAttrs, parse_speed
+from advisor.platforms.hpux.parsers.lan import FIRST_APA_PPA, LanMib, NwmgrAttrs, parse_speed
 
 # Drivers that cannot do TSO (HP-UX 11i v3 Ethernet Support Guide; domain-facts 6).
 NO_TSO_DRIVERS = {"btlan", "gelan"}
@@ -36,6 +36,10 @@ _OFF = {"off", "disabled", "disable", "no", "false", "0"}
 
 
 def build(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> None:
+    if (u := parsed.get("uname-a")) is not None and u.system == "HP-UX":
+        facts.hpux_release = u.release
+        facts.os_name = f"HP-UX {u.release}"
+        facts.evidence["hpux_release"] = f"{files['uname-a']}:{u.line}"
     out = _from_lanscan(parsed, files) or _from_nwmgr(parsed, files)
     if out is None:
         return

@@ -1,0 +1,97 @@
+"""Oracle VM Server for SPARC (Logical Domains): domains, virtual switches and
+networks, LDC channels, on the control domain or in a guest. Built on Solaris."""
+
+import re
+
+from advisor.platforms.spec import Command, Output, Pack, Pattern
+
+PACK = Pack(
+    name="ldoms",
+    title="Oracle VM Server for SPARC (LDoms)",
+    extends="solaris",
+    outputs=(
+        Output("ldm-list-constraints-p", "ldm list-constraints -p", parser="ldm_parseable:parse_constraints",
+               recognised_by=(Pattern(r"\AVERSION[ \t]+\d+\.\d+[ \t]*\nDOMAIN\|name=[^|\n]*\|?[ \t]*$", re.M),)),
+        Output("ldm-list-l-p", "ldm list -l -p", parser="ldm_parseable:parse", family="ldm list -l",
+               recognised_by=(Pattern(r"\AVERSION\s+\d+\.\d+\s*\n(?:.*\n)*?DOMAIN\|", re.M),),
+               explorer=("sysconfig/ldm_list_-l_-p.out",)),
+        # the short `ldm list`: its header and rows of several words, no section
+        Output("ldm-list", "ldm list", parser="ldm_list:parse_output", given="output", family="ldm list",
+               recognised_by=(Pattern(r"\A[ \t\n]*NAME[ \t]+STATE[ \t]+FLAGS[ \t]+CONS[ \t]+VCPU[ \t]+MEMORY[^\n]*\n"
+                                      r"(?:\S+[ \t]+\S[^\n]*(?:\n|\Z)|[ \t]*\n)*\Z"),)),
+        Output("ldm-list-constraints", "ldm list-constraints", parser="ldm_list:parse_constraints", given="output",
+               recognised_by=(Pattern(r"\A\s*DOMAIN[ \t]*\n[ \t]*[\w.-]+[ \t]*\n"),)),
+        Output("ldm-list-io", "ldm list-io", parser="ldm_io:parse",
+               recognised_by=(Pattern(r"^[ \t]*NAME[ \t]+TYPE[ \t]+BUS[ \t]+DOMAIN[ \t]+STATUS[ \t]*$", re.M),)),
+        Output("ldm-list-l", "ldm list -l", parser="ldm_list:parse_output", given="output", family="ldm list -l",
+               recognised_by=(Pattern(r"^NAME\s+STATE\s+FLAGS\s+CONS\s+VCPU\s+MEMORY", re.M),)),
+        Output("ldm-version", "ldm -V", parser="info:parse_ldm_version",
+               recognised_by=(Pattern(r"Logical Domains? Manager \(v"),), explorer=("sysconfig/ldm_-V.out",)),
+        Output("ldm-list-devices", "ldm list-devices -a", parser="ldm_devices:parse",
+               recognised_by=(Pattern(r"^(?:CORE|VCPU)[ \t]*\n[ \t]*(?:ID[ \t]+%FREE[ \t]+CPUSET|PID[ \t]+%FREE\b"
+                                      r"|\|(?:c|p)id=\d+\|free=)"
+                                      r"|^MEMORY[ \t]*\n(?:[ \t]*PA[ \t]+SIZE\b|\|pa=0x[0-9a-f]+\|size=\d+)", re.M),)),
+        Output("virtinfo", "virtinfo -a", parser="info:parse_virtinfo", proves_family=True,
+               recognised_by=(Pattern(r"^[ \t]*Domain role:|\A\s*VERSION\s+\d+\.\d+\s*\n\s*DOMAINROLE\|", re.M),)),
+        Output("ldm-list-bindings-e", "ldm list-bindings -e"),
+        Output("plan", "a planned configuration (advisor-plan/1 YAML)", parser="plans:plan", given="output", plan=True,
+               recognised_by=(Pattern(r"^format:\s*['\"]?advisor-plan/\d", re.M),)),
+        Output("ldm-list-constraints-x", "ldm list-constraints -x", parser="plans:constraints", given="output", plan=True,
+               file="ldm-list-constraints-x.xml",
+               recognised_by=(Pattern(r"\A\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*+"  # possessive: comments never re-split
+                                      r"(?:<!DOCTYPE\s+(?:\w+:)?(?:Envelope|LDM_interface)\b|<(?:\w+:)?(?:Envelope|LDM_interface)\b)",
+                                      re.S),)),
+    ),
+    collect=(
+        Command("virtinfo", "virtinfo -a"),
+        Command("ldm-version", "ldm -V"),
+        Command("ldm-list-l-p", "ldm list -l -p"),
+        Command("ldm-list-devices", "ldm list-devices -a"),
+    ),
+    reads=(
+        ("host.ldm_version", "ldm -V"),
+        ("host.roles", "virtinfo -a"),
+        ("host.is_control_domain", "virtinfo -a or ldm list -l"),
+        ("host.is_guest_domain", "virtinfo -a"),
+        ("host.ldcs", "kstat -p"),
+        ("host.local_mapin", "ldm list -l of this domain (run on its control domain)"),
+        ("host.domains", "ldm list -l"),
+        ("host.vswitches", "ldm list -l"),
+        ("host.vnets", "ldm list -l"),
+        ("domain.ten_gbe_ports", "dladm show-phys of the domain (link speeds behind its vsws)"),
+        ("domain.uses_10gbe", "dladm show-phys of the domain or of its service domain (link speeds)"),
+        ("domain.ten_gbe_links", "dladm show-phys of the service domain (speed behind the vsw)"),
+        ("domain.whole_core_constraint", "ldm list -l (CONSTRAINT section, ldm 3.x)"),
+        ("domain.whole_cores", "ldm list -l and psrinfo -pv (threads per core)"),
+        ("domain.", "ldm list -l"),
+        ("vsw.net_dev_", "dladm show-phys / dladm show-linkprop of the service domain"),
+        ("vsw.", "ldm list -l"),
+        ("vnet.", "ldm list -l"),
+        ("ldc.", "kstat -p (vnet/vsw LDC statistics)"),
+    ),
+    plan_keys=(
+        ("host.ldm_version", "plan: software.ldm"),
+        ("host.sru", "plan: software.sru"),
+        ("host.patches", "plan: software.patches"),
+        ("host.solaris_", "plan: software.solaris"),
+        ("host.cpu_model", "plan: hardware.model"),
+        ("host.vcpus", "plan: cores or vcpus of the control domain"),
+        ("domain.whole_cores", "plan: domains[].cores (vcpus alone do not fix which cores a domain owns)"),
+        ("domain.vcpus", "plan: domains[].cores or vcpus, and hardware.threads_per_core"),
+        ("domain.ten_gbe_ports", "plan: speed of each link the domain owns (domains[].links, or net_dev_speed of its vsws)"),
+        ("domain.uses_10gbe", "plan: speed of the links behind the vsws (links[].speed or vsws[].net_dev_speed)"),
+        ("domain.ten_gbe_links", "plan: speed of the links behind the vsws (links[].speed or vsws[].net_dev_speed)"),
+        ("domain.memory_gb", "plan: domains[].memory"),
+        ("domain.extended_mapin_space", "plan: domains[].extended_mapin_space"),
+        ("domain.", "plan: domains[]"),
+        ("vsw.net_dev_mtu", "plan: the MTU of the vsw's net_dev (links[].mtu or vsws[].net_dev_mtu)"),
+        ("vsw.inter_vnet_link", "plan: vsws[].inter_vnet_link (or software.ldm, which decides its default)"),
+        ("vsw.", "plan: vsws[]"),
+        ("vnet.", "plan: vnets[]"),
+        ("link.mtu", "plan: links[].mtu or vfs[].mtu"),
+        ("link.", "plan: links[]"),
+    ),
+    facts="facts:build",
+    plans="plan_facts:build_planned",
+    changes="changes",
+)

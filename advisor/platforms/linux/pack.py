@@ -1,0 +1,72 @@
+"""Linux hosts: bridges, offloads, MTUs, PCIe cards. A Xen dom0 is one too."""
+
+import re
+
+from advisor.platforms.spec import Command, Family, Output, Pack, Pattern, each
+
+
+def _each_interface(command: str) -> str:
+    """Over the interfaces `ip -o link` lists (peer suffixes dropped)."""
+    return each("ip -o link | awk -F': ' '{print $2}' | sed 's/@.*//'", f"{command} \"$i\"")
+
+
+PACK = Pack(
+    name="linux",
+    title="Linux hosts",
+    family=Family("linux", uname="Linux", reboot="shutdown -r now"),
+    outputs=(
+        Output("brctl-show", "brctl show", parser="net:parse_brctl", family="brctl show",
+               recognised_by=(Pattern(r"\A\s*bridge name\s+bridge id\s+STP enabled", re.I),),
+               sosreport=("sos_commands/networking/brctl_show",)),
+        Output("ip-link", "ip -o link", parser="net:parse_ip_link", family="ip -o link",
+               recognised_by=(Pattern(r"\A\s*\d+:\s+[^:\s]+:\s+<[A-Z_,-]*>\s+mtu\s+\d+"),),
+               sosreport=("sos_commands/networking/ip_-d_address", "sos_commands/networking/ip_address")),
+        Output("sysctl-net", "sysctl -a (net.)", parser="net:parse_sysctl", family="sysctl -a",
+               recognised_by=(Pattern(r"\A\s*net\.[\w.-]+\s*=", re.M),
+                              # the whole `sysctl -a`: Linux's top-level names, in order, then net.*
+                              Pattern(r"\A\s*(?:abi|crypto|debug|dev|fs|kernel|sunrpc|user|vm)\.[\w.-]+\s*=.*\n"
+                                      r"(?:.*\n)*?net\.[\w.-]+\s*=")),
+               sosreport=("sos_commands/kernel/sysctl_-a",)),
+        Output("lspci-vv", "lspci -vv", parser="net:parse_lspci", family="lspci -vv",
+               recognised_by=(Pattern(r"\A(?:[0-9a-f]{4}:)?[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]\s+[^:\n]+:", re.I),),
+               sosreport=("sos_commands/pci/lspci_-nnvv", "sos_commands/pci/lspci_-nvv")),
+        Output("ethtool-k", "ethtool -k", parser="net:parse_ethtool_k", family="ethtool -k", per_item=True,
+               recognised_by=(Pattern(r"^(?:Features|Offload parameters) for ([A-Za-z0-9_.:-]+):", re.M),),
+               sosreport=("sos_commands/networking/ethtool_-k_{item}",)),
+        Output("ethtool-c", "ethtool -c", parser="net:parse_ethtool_c", family="ethtool -c", per_item=True,
+               recognised_by=(Pattern(r"^Coalesce parameters for ([A-Za-z0-9_.:-]+):", re.M),),
+               sosreport=("sos_commands/networking/ethtool_-c_{item}",)),
+        Output("ethtool-i", "ethtool -i", parser="net:parse_ethtool_i", family="ethtool -i", per_item=True,
+               sosreport=("sos_commands/networking/ethtool_-i_{item}",)),
+        # -a, -g, -l: read by no rule yet
+        Output("ethtool-a", "ethtool -a", per_item=True,
+               recognised_by=(Pattern(r"^Pause parameters for ([A-Za-z0-9_.:-]+):", re.M),)),
+        Output("ethtool-g", "ethtool -g", per_item=True,
+               recognised_by=(Pattern(r"^Ring parameters for ([A-Za-z0-9_.:-]+):", re.M),)),
+        Output("ethtool-l", "ethtool -l", per_item=True,
+               recognised_by=(Pattern(r"^Channel parameters for ([A-Za-z0-9_.:-]+):", re.M),)),
+    ),
+    collect=(
+        Command("uname-a", "uname -a"),
+        Command("release", "cat /etc/os-release"),
+        Command("ip-link", "ip -o link"),
+        Command("brctl-show", "brctl show"),
+        Command("sysctl-net", "sysctl -a 2>/dev/null | grep '^net\\.'"),
+        Command("lspci-vv", "lspci -vv"),
+        Command("ethtool-k", _each_interface("ethtool -k"), per_item=True),
+        Command("ethtool-c", _each_interface("ethtool -c"), per_item=True),
+        Command("ethtool-i", _each_interface("ethtool -i"), per_item=True),
+    ),
+    reads=(
+        ("host.bridges", "brctl show and ip -o link"),
+        ("host.interfaces", "ethtool -k of each interface"),
+        ("host.ip_forward", "sysctl -a (net.)"),
+        ("host.pci_cards", "lspci -vv"),
+        ("bridge.", "brctl show and ip -o link"),
+        ("interface.", "ethtool -k of each interface"),
+        ("pci-card.ports_up", "ethtool -i of each interface and ip -o link"),
+        ("pci-card.", "lspci -vv"),
+    ),
+    facts="facts:build",
+    changes="changes",
+)

@@ -1,0 +1,111 @@
+"""What a platform pack declares, once: the outputs it reads, the commands that
+print them, how a loose or pasted output is recognised, which output gives
+each fact, and where its parsers, facts builder, change operations and rules
+are. Declarations name their code by module path, so reading them imports no
+parser: a review of a Solaris bundle never loads the HP-UX parsers."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+# Per-interface outputs come from one fixed loop over the host's own interfaces;
+# each section starts with this marker and the interface name, and becomes the
+# file <id>@<interface>.txt. Names are checked against ITEM before use as file names.
+MARKER = "@@advisor "
+EXIT_MARKER = "@@advisor-exit "
+ITEM = r"[A-Za-z0-9_.:-]{1,64}"
+
+
+class Pattern:
+    """A regular expression compiled when first tried: a file is known by one
+    of the first few, and compiling all forty cost a review a few percent of its start."""
+
+    __slots__ = ("_args", "_compiled", "last")
+
+    def __init__(self, *args: object, last: bool = False) -> None:
+        self._args = args
+        self._compiled: re.Pattern[str] | None = None
+        self.last = last  # tried after every other output's patterns: it knows a file nothing else knew
+
+    @property
+    def compiled(self) -> re.Pattern[str]:
+        if self._compiled is None:
+            self._compiled = re.compile(*self._args)  # type: ignore[call-overload]
+        return self._compiled
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self.compiled.search(text)
+
+
+@dataclass(frozen=True)
+class Output:
+    """A command output advisor knows. Its bundle file is `<id>.txt` unless
+    `file` says otherwise; an output `per_item` is kept once per interface (or
+    driver) as `<id>@<item>.txt`, and its `recognised_by` patterns capture the item."""
+
+    id: str
+    line: str  # the command line it is the output of, as docs and reports name it
+    parser: str | None = None  # "module:function" in the pack's parsers; None: known, read by no rule yet
+    given: Literal["text", "output"] = "text"  # the parser reads the text alone, or the output with its command line
+    family: str | None = None  # how a rule's missing input names the command, where not `line`
+    recognised_by: tuple[Pattern, ...] = ()  # a loose or pasted output is this one when a pattern matches
+    per_item: bool = False
+    file: str | None = None
+    proves_family: bool = False  # its presence says which family the host is, whatever else it holds
+    plan: bool = False  # a planned configuration, not a running host's output
+    explorer: tuple[str, ...] = ()  # its paths in an Oracle Explorer archive
+    sosreport: tuple[str, ...] = ()  # its paths in a sosreport
+
+
+@dataclass(frozen=True)
+class Command:
+    """What the live audit, the collector script and the Ansible collection send."""
+
+    id: str  # command id: the bundle file is <id>.txt (DESIGN.md)
+    line: str  # exactly what is sent
+    fallback: str | None = None  # sent instead when `line` fails (older releases, xm for xl)
+    fallback_id: str | None = None  # the fallback's own command id, when its output differs
+    per_item: bool = False  # output is MARKER-separated sections, one file per interface
+
+    @property
+    def file(self) -> str:
+        return f"{self.id}.txt"
+
+    @property
+    def tool(self) -> str:
+        return self.line.split()[0]
+
+
+@dataclass(frozen=True)
+class Family:
+    """An operating system family: what `uname -s` prints there, and how it reboots."""
+
+    name: str  # the host's `platform`: solaris, linux, hpux
+    uname: str
+    reboot: str
+    privileged: frozenset[str] = frozenset()  # read-only tools that need privileges (sudo -n or pfexec)
+
+
+@dataclass(frozen=True)
+class Pack:
+    name: str
+    title: str
+    family: Family | None = None  # the family this pack defines
+    extends: str | None = None  # or the pack it builds on (ldoms on solaris, xen on linux)
+    outputs: tuple[Output, ...] = ()
+    collect: tuple[Command, ...] = ()  # run on hosts of its family, in this order
+    reads: tuple[tuple[str, str], ...] = ()  # fact path prefix -> the output that gives it; the first match wins
+    plan_keys: tuple[tuple[str, str], ...] = ()  # fact path prefix -> the plan key that gives it
+    lines: tuple[tuple[str, str], ...] = ()  # tool -> "module:function" naming the output a typed command line prints
+    facts: str | None = None  # "module:function" adding the pack's facts to a host of its family
+    plans: str | None = None  # "module:function" building a host's facts from a planned configuration
+    changes: str | None = None  # module declaring its change operations
+    rules: bool = True  # rules.yaml beside the declaration
+
+
+def each(items: str, command: str) -> str:
+    """One fixed loop for a per-item command: `command` (which names the item
+    as $i) for each item `items` lists, in MARKER-separated sections with their exit status."""
+    return f"for i in `{items}`; do echo \"{MARKER}$i\"; {command} 2>&1; echo \"{EXIT_MARKER}$?\"; done"

@@ -1,0 +1,78 @@
+"""The platform packs declare each platform once; these hold the declarations
+to what the rest of advisor makes of them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from advisor import platforms
+from advisor.collect import allowlist
+from advisor.collect.commands import command_id_for_name, commands
+from advisor.collect.identify import identify_text
+from advisor.parsers import parser_for
+from conftest import CAPTURES, FIXTURES
+
+
+def test_every_pack_is_found_by_its_folder_and_each_family_is_declared_once() -> None:
+    names = [p.name for p in platforms.packs()]
+    assert sorted(names) == ["hpux", "ldoms", "linux", "solaris", "unix", "xen"]
+    assert sorted(platforms.families()) == ["hpux", "linux", "solaris"]
+    assert names.index("solaris") < names.index("ldoms") and names.index("linux") < names.index("xen")
+    assert {p.name: getattr(platforms.family_of(p), "name", None) for p in platforms.packs()} == {
+        "unix": None, "hpux": "hpux", "linux": "linux", "solaris": "solaris", "ldoms": "solaris", "xen": "linux"}
+
+
+def test_what_a_pack_collects_is_an_output_its_family_declares_with_a_bundle_name_advisor_reads_back() -> None:
+    for family in platforms.families():
+        declared = {o.id for p in platforms.packs_of(family) for o in p.outputs}
+        for command in platforms.collected(family):
+            found = platforms.known(command.id)
+            assert found is not None and found[0].output.id in declared | {"driver-{name}"}, command.id
+            name = allowlist.file_name(command) if not command.per_item else f"{command.id}@eth0.txt"
+            assert command_id_for_name(name) == (command.id if not command.per_item else f"{command.id}@eth0")
+
+
+def test_every_parser_a_pack_names_is_there() -> None:
+    for cid, known in platforms.outputs().items():
+        if known.output.parser is not None:
+            assert callable(platforms.load(known.pack, known.output.parser, "parsers")), cid
+            assert parser_for(cid.replace("{name}", "ixgbe")) is not None, cid
+
+
+def test_the_tables_the_core_uses_are_made_from_the_declarations() -> None:
+    assert commands()["ldm-list-l-p"] == "ldm list -l -p" and "ethtool-k" not in commands()  # one file per interface
+    assert allowlist.platforms_by_uname()["SunOS"][0] == "solaris"
+    assert [c.id for c in platforms.collected("linux")][-3:] == ["xl-info", "xl-list", "xl-vcpu-list"]  # xen's, after linux's
+    assert identify_text("Features for eth3:\nrx-checksumming: on\n") == "ethtool-k@eth3"
+    assert identify_text("Logical Domains Manager (v 3.4.0.3)\n") == "ldm-version"
+
+
+@pytest.mark.parametrize("sample, family", [
+    ("tests/real/psrinfo-pv", "solaris"),
+    ("tests/real/ipadm-show-prop-tcp", "solaris"),
+    ("fixtures/parsers/nwmgr-attrs", "hpux"),
+    ("tests/real/xl-list", "linux"),
+])
+def test_a_lone_output_only_one_family_prints_says_which_family_the_host_is(cli, sample: str, family: str) -> None:
+    """Before the packs, a loose `psrinfo -pv`, `ipadm show-prop`, `xl list` or `nwmgr -g` was
+    of no platform, and every rule was 'not applicable' to it; a kstat dump or `dladm show-phys` was Solaris."""
+    folder = Path(__file__).resolve().parent.parent / sample
+    path = next(p for p in sorted(folder.iterdir()) if p.suffix == ".txt" and not p.name.endswith(".parsed.json"))
+    res = cli("review", str(path), "-f", "json")
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["hosts"][0]["platform"] == family
+
+
+def test_a_rule_of_a_rules_dir_names_the_families_it_judges(cli, tmp_path: Path) -> None:
+    """`platforms` used to default to Solaris, quietly."""
+    rule = (FIXTURES.parent / "advisor" / "platforms" / "linux" / "rules.yaml").read_text()
+    first = ("- id: " + rule.split("\n- id: ")[1]).replace("linux.", "site.", 1).replace("  platforms: [linux]\n", "", 1)
+    (tmp_path / "mine.yaml").write_text(first)
+    res = cli("review", str(CAPTURES / "linux-gw-untuned"), "--rules", str(tmp_path))
+    assert res.returncode == 2 and "platforms: Field required" in res.stderr
+    (tmp_path / "mine.yaml").write_text(first.replace("  title:", "  platforms: [aix]\n  title:", 1))
+    res = cli("review", str(CAPTURES / "linux-gw-untuned"), "--rules", str(tmp_path))
+    assert res.returncode == 2 and "'aix' is not a platform advisor judges" in res.stderr
