@@ -42,3 +42,17 @@ def test_dump_gives_nested_records_as_plain_data() -> None:
     assert facts == again
     again.vswitches[0].mismatched_vnets[0].mtu = 9000
     assert facts != again
+
+
+def test_a_platform_packs_record_mixes_its_fields_into_the_hosts() -> None:
+    """A pack declares its host facts in its own record (Pack.record); the host's record gains them."""
+    from advisor.facts.models import Fact, HostFacts
+
+    class Extra(Fact):
+        guests_pinned: list[int] = []
+        load: float | None = None
+
+    host = type("Host", (HostFacts, Extra), {})(host="h", load=2)
+    assert host.guests_pinned == [] and host.load == 2.0 and type(host.load) is float
+    assert "guests_pinned" in type(host).fields() and "domains" in type(host).fields()
+    assert host.dump(only={"guests_pinned", "host"}) == {"host": "h", "guests_pinned": []}

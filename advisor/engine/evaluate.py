@@ -19,7 +19,7 @@ from advisor.engine.inputs import command_family, input_for
 from advisor.engine.model import TEMPLATE, Check, Rule
 from advisor.engine.policy import Policy
 from advisor.errors import InputError, RulePackError, excerpt
-from advisor.facts.models import HostFacts, record_of
+from advisor.facts.models import HostFacts, host_record, record_of
 from advisor.results.model import OTHER_PLATFORM, RUNTIME_REASON, Finding, FixStep, Result, Severity
 from advisor.shell import shell_word
 
@@ -101,8 +101,8 @@ def _check_reads(rule: Rule, where: str, sources: list[str]) -> None:
     or a `let` it does not have, is refused as its pack loads: it would
     otherwise judge every host `unknown` and blame a missing output."""
     attr = SUBJECTS[rule.subject][0]
-    subject = HostFacts if attr is None else record_of(attr)
-    known = {"host": ("the host's facts", set(HostFacts.fields())),
+    subject = host_record() if attr is None else record_of(attr)
+    known = {"host": ("the host's facts", set(host_record().fields())),
              "s": (f"a {rule.subject}'s facts", set(subject.fields()) if subject is not None else None),
              "p": ("its params", set(rule.params)), "v": ("its let", set(rule.let))}
     for source in sources:

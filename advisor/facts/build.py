@@ -14,7 +14,7 @@ from typing import Any, Callable
 from advisor import platforms
 from advisor.collect.capture import Capture
 from advisor.errors import ParseError, brief
-from advisor.facts.models import Filtered, HostFacts
+from advisor.facts.models import Filtered, HostFacts, host_record
 from advisor.parsers import parser_for
 
 Builder = Callable[[HostFacts, dict[str, Any], dict[str, str]], Any]
@@ -50,7 +50,7 @@ def parse_outputs(capture: Capture) -> tuple[dict[str, Any], list[str], list[str
 
 def build(capture: Capture) -> Built:
     parsed, errors, unused = parse_outputs(capture)
-    facts = HostFacts(host=capture.host, inputs=sorted(parsed))
+    facts = host_record()(host=capture.host, inputs=sorted(parsed))
     facts.filtered = {cid: Filtered(command=out.filtered, grep=out.grep)
                       for cid, out in capture.outputs.items() if out.filtered and cid in parsed}
     files = {cid: out.file for cid, out in capture.outputs.items()}

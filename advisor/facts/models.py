@@ -12,6 +12,7 @@ float (CEL tells 2 from 2.0), and refuses a field it does not have, when made
 or set.
 """
 
+from functools import cache
 from typing import Any, ClassVar, Literal
 
 _REQUIRED = object()
@@ -24,8 +25,11 @@ class Record:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        defaults = dict(cls._defaults)
-        floats = set(cls._floats)
+        defaults: dict[str, Any] = {}
+        floats: set[str] = set()
+        for base in reversed(cls.__bases__):  # a host's record is HostFacts with each platform pack's fields mixed in
+            defaults.update(getattr(base, "_defaults", {}))
+            floats |= getattr(base, "_floats", frozenset())
         for name, annotation in cls.__dict__.get("__annotations__", {}).items():
             if getattr(annotation, "__origin__", None) is ClassVar:
                 continue
@@ -371,11 +375,28 @@ class HostFacts(Fact):
     filtered: dict[str, Filtered] = {}  # command id -> how its output was filtered
 
 
+@cache
+def host_record() -> type[HostFacts]:
+    """HostFacts with the fields each platform pack's own record adds (`Pack.record`):
+    a pack declares its host facts without touching this module."""
+    from advisor import platforms
+
+    mixins: list[type[Record]] = []
+    for p in platforms.packs():
+        if p.record is not None:
+            mixin = platforms.load(p, p.record)
+            clash = set(mixin.fields()) & set(HostFacts.fields()).union(*(m.fields() for m in mixins))
+            if clash - {"evidence"}:
+                raise RuntimeError(f"platform pack {p.name}: {p.record} redefines host fact {sorted(clash - {'evidence'})[0]}")
+            mixins.append(mixin)
+    return type("Host", (HostFacts, *mixins), {}) if mixins else HostFacts
+
+
 def record_of(field: str) -> type[Record] | None:
     """The record a list field of the host's facts holds (`domains` -> Domain), or None."""
     from typing import get_args, get_type_hints
 
-    hint = get_type_hints(HostFacts).get(field)
+    hint = get_type_hints(host_record()).get(field)
     for arg in get_args(hint) or (hint,):
         inner = get_args(arg)
         if inner and isinstance(inner[0], type) and issubclass(inner[0], Record):

@@ -100,6 +100,7 @@ class Pack:
     plan_keys: tuple[tuple[str, str], ...] = ()  # fact path prefix -> the plan key that gives it
     lines: tuple[tuple[str, str], ...] = ()  # tool -> "module:function" naming the output a typed command line prints
     facts: str | None = None  # "module:function" adding the pack's facts to a host of its family
+    record: str | None = None  # "module:Class", a Fact whose fields a host's facts gain (host.<field> in rules)
     plans: str | None = None  # "module:function" building a host's facts from a planned configuration
     changes: str | None = None  # module declaring its change operations
     rules: bool = True  # rules.yaml beside the declaration
