@@ -16,7 +16,7 @@ from functools import cache
 from typing import Any, ClassVar, Literal
 
 _REQUIRED = object()
-_FLOATS = (float, float | None)
+_FLOATS = (float, float | None, "float", "float | None", "Optional[float]")  # strings: a module with postponed annotations
 
 
 class Record:
