@@ -56,7 +56,7 @@ def test_a_counter_missing_from_one_sample_has_no_rate() -> None:
     assert got["obytes64"].reason == "obytes64 is missing from the first sample"
 
 
-def test_a_32_bit_byte_counter_at_10_gbits_over_30_s_may_have_wrapped_twice() -> None:
+def test_a_32_bit_byte_counter_at_10_gbits_over_30_s_may_have_gone_round_several_times() -> None:
     # 1.25e9 bytes/s for 30 s is 3.75e10 bytes: the 32-bit rbytes can wrap 8 times, so no delta is trustworthy
     got = rates(Sample(0.0, {"rbytes": 5}), Sample(30.0, {"rbytes": 9}), widths={"rbytes": 32},
                 ceilings={"rbytes": 1.25e9})
@@ -151,7 +151,7 @@ def test_a_zero_or_negative_interval_gives_none(before: int, after: int, t0: flo
 
 
 @given(counter32, counter32, st.floats(0.001, 1e4), st.floats(1.0, 1e10))
-def test_a_32_bit_counter_that_can_wrap_twice_gives_none(before: int, after: int, seconds: float,
+def test_a_32_bit_counter_that_can_go_round_within_the_interval_gives_none(before: int, after: int, seconds: float,
                                                          ceiling: float) -> None:
     got = rates(Sample(0.0, {"c": before}), Sample(seconds, {"c": after}), widths={"c": 32},
                 ceilings={"c": ceiling})["c"]

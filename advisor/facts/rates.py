@@ -15,9 +15,10 @@ a rate per counter, or None with the reason when no honest rate exists:
   that growth is the delta; any other fall is a reset. A 64-bit counter does
   not wrap in practice (2^64 bytes at 400 Gb/s take over 11 years), so it
   going down is always a reset;
-- a counter that could wrap more than once in the interval (a 32-bit byte
-  counter at 1 Gb/s wraps in 34 s) has no trustworthy delta; the caller says
-  so by giving the counter's ceiling, the most it can count per second.
+- a 32-bit counter that can go round its whole range within the interval (a
+  byte counter at 1 Gb/s does in 34 s) has an ambiguous delta: d and d + 2^32
+  read the same. The caller makes this known by giving the counter's ceiling,
+  the most it can count per second.
 
 Nothing here imports advisor: the module is pure arithmetic on plain values.
 """
@@ -77,7 +78,7 @@ def counter_delta(before: int, after: int, width: Width = 64, most: float | None
     if not (0 <= before < span and 0 <= after < span):
         return Delta(None, reason=f"a value is outside the range of a {width}-bit counter")
     if most is not None and width == 32 and most >= span:
-        return Delta(None, reason="a 32-bit counter can wrap more than once in this interval")
+        return Delta(None, reason="a 32-bit counter can go round its whole range in this interval")
     if after >= before:
         grown, wrapped = after - before, False
     elif width == 32 and span - before + after < span // 2:
