@@ -120,15 +120,16 @@ def _facts_from(command_id: str, text: str) -> None:
     """Parse, then build facts as the pipeline does; a ParseError is an accepted outcome."""
     from advisor.platforms.hpux import facts as hpux_facts
     from advisor.platforms.linux import facts as linux_facts
-    from advisor.facts.models import HostFacts
+    from advisor.facts.models import host_record
 
     try:
         parsed = PARSERS[command_id.split("@")[0]](_Text(text))  # type: ignore[arg-type]
     except ParseError:
         return
-    facts = HostFacts(host="fuzz")
+    hpux = command_id.startswith("lanscan")
+    facts = host_record("hpux" if hpux else "linux")(host="fuzz")
     files = {command_id: "<fuzz>", "nwmgr": "<fuzz>"}
-    (hpux_facts if command_id.startswith("lanscan") else linux_facts).build(facts, {command_id: parsed}, files)
+    (hpux_facts if hpux else linux_facts).build(facts, {command_id: parsed}, files)
 
 
 @pytest.mark.slow  # a fuzz audit: the full run, not the fast tier

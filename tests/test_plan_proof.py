@@ -15,7 +15,7 @@ from advisor import changes
 from advisor.changes import Change
 from advisor.changeplan import build as changeplan
 from advisor.changeplan import simulate
-from advisor.facts.models import Domain, HostFacts, VNet, VSwitch
+from advisor.facts.models import Domain, HostFacts, VNet, VSwitch, host_record
 from advisor.results.model import ChangePlan, PlanPhase, PlanStep
 
 CAPTURES = ROOT / "fixtures" / "captures"
@@ -47,17 +47,17 @@ def test_each_platform_renders_its_own_commands_by_version() -> None:
     assert changes.render(tcp, _facts(solaris_major=11)).command == "ipadm set-prop -p recv_buf=1048576 tcp"
     s10 = changes.render(tcp, _facts(solaris_major=10))
     assert s10.command == "ndd -set /dev/tcp tcp_recv_hiwat 1048576" and "not persistent" in (s10.comment or "")
-    from advisor.facts.models import LanInterface
+    from advisor.platforms.hpux.records import LanInterface
 
     lan = Change(op="set-lan-attr", target="lan1", prop="vmtu", value="32160")
     lans = [LanInterface(name="lan1", ppa=1)]
-    assert changes.render(lan, HostFacts(host="h", platform="hpux", hpux_release="B.11.31",
+    assert changes.render(lan, host_record("hpux")(host="h", platform="hpux", hpux_release="B.11.31",
                                          lan_interfaces=lans)).command == "nwmgr --sa -A vmtu=32160 -c lan1"
-    old = changes.render(lan, HostFacts(host="h", platform="hpux", hpux_release="B.11.23", lan_interfaces=lans))
+    old = changes.render(lan, host_record("hpux")(host="h", platform="hpux", hpux_release="B.11.23", lan_interfaces=lans))
     assert old.command == "lanadmin -X vmtu 32160 1" and "rc.config.d" in (old.comment or "")
     pin = Change(op="pin-vcpu", domain="web", target="0", value="2-3")
-    assert changes.render(pin, HostFacts(host="h", platform="linux", xen_tool="xm")).command == "xm vcpu-pin web 0 2-3"
-    assert changes.render(pin, HostFacts(host="h", platform="linux")).command.startswith("<xl or xm> vcpu-pin")
+    assert changes.render(pin, host_record("linux")(host="h", platform="linux", xen_tool="xm")).command == "xm vcpu-pin web 0 2-3"
+    assert changes.render(pin, host_record("linux")(host="h", platform="linux")).command.startswith("<xl or xm> vcpu-pin")
     line = changes.render(Change(op="set-system-tunable", target="ip:ip_soft_rings_cnt", value="8"), _facts()).command
     assert line == ("grep '^set ip:ip_soft_rings_cnt=8$' /etc/system >/dev/null || "
                     "echo 'set ip:ip_soft_rings_cnt=8' >> /etc/system")
@@ -108,17 +108,18 @@ def test_when_a_change_takes_effect_is_the_operations_word(version: str, domain:
 
 
 def test_an_undo_is_the_same_operation_with_the_value_the_facts_show_before() -> None:
-    from advisor.facts.models import Interface, LanInterface
+    from advisor.platforms.hpux.records import LanInterface
+    from advisor.platforms.linux.records import Interface
 
     vsw = VSwitch(name="primary-vsw1", domain="primary", mtu=9000)
     step = _step(Change(op="set-vsw-mtu", target="primary-vsw1", value="1500"), _facts(vswitches=[vsw]))
     assert step.undo == "ldm set-vsw mtu=9000 primary-vsw1" and step.undo_change is not None
     assert step.undo_change.value == "9000" and step.takes_effect == "restart"
-    linux = HostFacts(host="h", platform="linux", interfaces=[Interface(name="eth2", lro="on", mtu=1500)])
+    linux = host_record("linux")(host="h", platform="linux", interfaces=[Interface(name="eth2", lro="on", mtu=1500)])
     lro = _step(Change(op="set-offload", target="eth2", prop="lro", value="off"), linux)
     assert lro.undo == "ethtool -K eth2 lro on" and "resets the adapter" in (lro.interrupts or "")
     assert _step(Change(op="set-offload", target="eth2", prop="tso", value="on"), linux).interrupts is None
-    lan = HostFacts(host="h", platform="hpux", hpux_release="B.11.31", lan_interfaces=[LanInterface(name="lan1", ppa=1)])
+    lan = host_record("hpux")(host="h", platform="hpux", hpux_release="B.11.31", lan_interfaces=[LanInterface(name="lan1", ppa=1)])
     assert _step(Change(op="set-lan-attr", target="lan1", prop="vmtu", value="32160"), lan).undo is None  # not known
     edit = _step(Change(op="set-system-tunable", target="ip:ip_soft_rings_cnt", value="16"),
                  _facts(system={"ip:ip_soft_rings_cnt": 8}))

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from advisor import changes as operations
+from advisor import platforms
 from advisor.changes import Change
 from advisor.facts.models import HostFacts, cloned
 from advisor.results.model import ChangePlan, Finding, Left, PlanStep, Simulation, unplanned
@@ -84,14 +85,11 @@ class _Walk:
 
 # What the operations change: copied for each simulation; the rest (kstat
 # channels, evidence) is shared with the captured facts, never written.
-_CHANGED = ("domains", "vswitches", "vnets", "links", "interfaces", "bridges", "xen_guest_vcpus", "pcpus",
-            "lan_interfaces", "tcp", "tcp_drift", "system", "driver_conf")
-
-
 def _model(facts: HostFacts) -> HostFacts:
     model = copy.copy(facts)
-    for name in _CHANGED:
-        setattr(model, name, cloned(getattr(facts, name)))
+    for p in platforms.packs_of(facts.platform):
+        for name in p.changed:
+            setattr(model, name, cloned(getattr(facts, name)))
     return model
 
 

@@ -101,9 +101,10 @@ def _check_reads(rule: Rule, where: str, sources: list[str]) -> None:
     or a `let` it does not have, is refused as its pack loads: it would
     otherwise judge every host `unknown` and blame a missing output."""
     attr = SUBJECTS[rule.subject][0]
-    subject = host_record() if attr is None else record_of(attr)
-    known = {"host": ("the host's facts", set(host_record().fields())),
-             "s": (f"a {rule.subject}'s facts", set(subject.fields()) if subject is not None else None),
+    host: set[str] = set().union(*(host_record(family).fields() for family in rule.platforms))  # its families' alone
+    subject = None if attr is None else record_of(attr)
+    known = {"host": ("the host's facts", host),
+             "s": (f"a {rule.subject}'s facts", host if attr is None else set(subject.fields()) if subject else None),
              "p": ("its params", set(rule.params)), "v": ("its let", set(rule.let))}
     for source in sources:
         text = _STRING.sub("''", source)

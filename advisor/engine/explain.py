@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from advisor import changes
 from advisor.changes import Change
 from advisor.engine.model import TEMPLATE, ChangeTemplate, Remedy, Rule
-from advisor.facts.models import HostFacts
+from advisor.facts.models import host_record
 from advisor.results.model import Severity, without_comment
 
 # how {s.name} is called, by the rule's subject
@@ -112,7 +112,7 @@ def _rendered(t: ChangeTemplate, r: Remedy, rule: Rule) -> tuple[str, str | None
 
     change = Change(op=t.op, target=word(t.target), value=word(t.value), prop=word(t.prop) if t.prop else None,
                     domain=word(t.domain) if t.domain else None)
-    command, held = changes.command_line(change, HostFacts(host="<host>", **r.shown_for),
+    command, held = changes.command_line(change, host_record()(host="<host>", **r.shown_for),
                                          placed(r.note, rule) if r.note else None)
     for key, name in names.items():
         command = command.replace(key, name)

@@ -14,7 +14,7 @@ from typing import Any, Callable
 from advisor import platforms
 from advisor.collect.capture import Capture
 from advisor.errors import ParseError, brief
-from advisor.facts.models import Filtered, HostFacts, host_record
+from advisor.facts.models import Filtered, HostFacts, as_family
 from advisor.parsers import parser_for
 
 Builder = Callable[[HostFacts, dict[str, Any], dict[str, str]], Any]
@@ -50,7 +50,7 @@ def parse_outputs(capture: Capture) -> tuple[dict[str, Any], list[str], list[str
 
 def build(capture: Capture) -> Built:
     parsed, errors, unused = parse_outputs(capture)
-    facts = host_record()(host=capture.host, inputs=sorted(parsed))
+    facts = HostFacts(host=capture.host, inputs=sorted(parsed))
     facts.filtered = {cid: Filtered(command=out.filtered, grep=out.grep)
                       for cid, out in capture.outputs.items() if out.filtered and cid in parsed}
     files = {cid: out.file for cid, out in capture.outputs.items()}
@@ -61,6 +61,7 @@ def build(capture: Capture) -> Built:
             return Built(facts, errors, unused)
     unused += [files[cid] for cid in sorted(plans)]  # a built system's listing says more than its constraints
     identify(facts, parsed, files)
+    facts = as_family(facts)
     for p in platforms.packs_of(facts.platform):
         if p.facts is not None and p.family is None and p.extends is None:
             continue  # what every host says was read by identify

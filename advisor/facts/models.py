@@ -220,104 +220,11 @@ class TcpDrift(Record):
     persistent: str
 
 
-class LanRef(Record):
-    name: str
-    ppa: int
-
-
-class LanInterface(Fact):
-    """An HP-UX LAN interface or APA aggregate."""
-
-    name: str
-    ppa: int
-    driver: str | None = None
-    state: str | None = None
-    interface_type: str | None = None  # nwmgr's Interface Type: 1000Base-T, hp_apa, ...
-    link_state: str | None = None
-    speed_mbps: int | None = None
-    duplex: str | None = None  # "full" or "half"
-    autonegotiation: bool | None = None
-    vmtu: int | None = None
-    tso_supported: bool | None = None
-    tx_cko: bool | None = None  # transmit checksum offload (TSO needs it on)
-    rx_cko: bool | None = None
-    cko_attribute: str | None = None  # the name nwmgr printed for transmit CKO
-    is_aggregate: bool = False
-    members: list[str] | None = None  # aggregates: member interfaces (None: lanscan -q not read)
-    members_tso_off: list[LanRef] = []
-    aggregate: str | None = None  # the APA aggregate this port is a member of (lanscan -q)
-
-
 class Filtered(Record):
     """An output piped through grep, head or tail: partial."""
 
     command: str
     grep: str | None = None
-
-
-class VcpuRef(Record):
-    domain: str
-    vcpu: int
-
-
-class XenVcpu(Fact):
-    """A guest vCPU as `xm|xl vcpu-list` shows it."""
-
-    domain: str
-    vcpu: int
-    cpu: int | None = None
-    hard: str
-    hard_cpus: list[int] | None = None  # None: every CPU, or not expandable
-    pinned_cpu: int | None = None  # hard affinity is exactly one CPU
-    overlaps_dom0: list[int] = []  # dom0-pinned CPUs this vCPU may run on
-    off_dom0: str | None = None  # when it overlaps: its CPUs without dom0's (all CPUs without them, if none are left)
-    off_dom0_grows: bool = False  # off_dom0 has more CPUs than it has now (a hard partition would grow)
-
-
-class PCpu(Fact):
-    cpu: int
-    pinned_guest_vcpus: list[VcpuRef] = []  # guest vCPUs hard-pinned to this CPU alone
-    dom0_pinned: bool = False
-
-
-class Port(Record):
-    name: str
-    kind: str  # vif, tap, physical
-    mtu: int | None = None
-
-
-class LinuxBridge(Fact):
-    name: str
-    mtu: int | None = None
-    ports: list[Port] = []
-    uplinks: list[Port] = []  # physical ports (eth, bond, em, ...)
-    vifs_above: list[Port] = []  # vif/tap ports with an MTU above the bridge's
-    uplink_mtu: int | None = None
-    target_mtu: int | None = None  # the largest MTU a port asks for: what the chain should carry
-
-
-class Interface(Fact):
-    name: str
-    kind: str = "physical"  # vif, tap (tun, vnet, veth) or physical (a NIC, bond or VLAN)
-    mtu: int | None = None
-    tso: str | None = None
-    tso_fixed: bool = False
-    tso_requested: str | None = None  # `off [requested on]`: asked for, and the device kept it off
-    lro: str | None = None
-    lro_fixed: bool = False
-    bridge_port: bool = False
-
-
-class PciCard(Fact):
-    card: str  # bus:device
-    description: str
-    functions: list[str]
-    ten_gig: bool = False
-    link_gts: float | None = None  # negotiated speed per lane (LnkSta)
-    link_width: int | None = None  # negotiated lanes (LnkSta)
-    link_gbps: float | None = None  # usable Gbit/s per direction: GT/s x lanes x 8b/10b (below 8 GT/s) or 128b/130b
-    functions_in_use: int = 0  # with a kernel driver bound
-    ports_up: int | None = None  # functions whose interface has link (ethtool -i bus-info, ip link LOWER_UP)
 
 
 class HostFacts(Fact):
@@ -357,39 +264,37 @@ class HostFacts(Fact):
     vnets: list[VNet] | None = None
     links: list[Link] | None = None
     ldcs: list[LdcChannel] | None = None
-    # Linux hosts and Xen dom0s
-    xen_tool: str | None = None  # xl or xm, whichever answered
-    xen_nr_cpus: int | None = None
-    xen_dom0_pinned: list[int] | None = None
-    xen_guest_cpus: str | None = None  # the CPUs guests may use: all, or every CPU but dom0's pinned ones (0,1,...)
-    xen_guest_vcpus: list[XenVcpu] | None = None
-    pcpus: list[PCpu] | None = None
-    bridges: list[LinuxBridge] | None = None
-    interfaces: list[Interface] | None = None
-    ip_forward: bool | None = None
-    pci_cards: list[PciCard] | None = None
-    # HP-UX
-    hpux_release: str | None = None  # B.11.31 (11i v3), B.11.23 (v2), B.11.11 (v1)
-    lan_interfaces: list[LanInterface] | None = None
     inputs: list[str] = []  # command ids whose output was read
     filtered: dict[str, Filtered] = {}  # command id -> how its output was filtered
 
 
 @cache
-def host_record() -> type[HostFacts]:
-    """HostFacts with the fields each platform pack's own record adds (`Pack.record`):
-    a pack declares its host facts without touching this module."""
+def host_record(family: str | None = None) -> type[HostFacts]:
+    """HostFacts with the fields each platform pack of this family adds with its own
+    record (`Pack.record`), or every pack's when no family is given: a pack declares
+    its host facts without touching this module."""
     from advisor import platforms
 
     mixins: list[type[Record]] = []
-    for p in platforms.packs():
+    for p in platforms.packs() if family is None else platforms.packs_of(family):
         if p.record is not None:
             mixin = platforms.load(p, p.record)
-            clash = set(mixin.fields()) & set(HostFacts.fields()).union(*(m.fields() for m in mixins))
-            if clash - {"evidence"}:
-                raise RuntimeError(f"platform pack {p.name}: {p.record} redefines host fact {sorted(clash - {'evidence'})[0]}")
+            clash = set(mixin.fields()) & set(HostFacts.fields()).union(*(m.fields() for m in mixins)) - {"evidence"}
+            if clash:
+                raise RuntimeError(f"platform pack {p.name}: {p.record} redefines host fact {sorted(clash)[0]}")
             mixins.append(mixin)
-    return type("Host", (HostFacts, *mixins), {}) if mixins else HostFacts
+    return type(f"{(family or 'any').capitalize()}Host", (HostFacts, *mixins), {}) if mixins else HostFacts
+
+
+def as_family(facts: HostFacts) -> HostFacts:
+    """The same facts in the record of the host's family, once it is known."""
+    record = host_record(facts.platform)
+    if type(facts) is record:
+        return facts
+    typed = record(host=facts.host)
+    for name, value in vars(facts).items():
+        setattr(typed, name, value)
+    return typed
 
 
 def record_of(field: str) -> type[Record] | None:

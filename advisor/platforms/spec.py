@@ -103,6 +103,7 @@ class Pack:
     record: str | None = None  # "module:Class", a Fact whose fields a host's facts gain (host.<field> in rules)
     plans: str | None = None  # "module:function" building a host's facts from a planned configuration
     changes: str | None = None  # module declaring its change operations
+    changed: tuple[str, ...] = ()  # the host facts its change operations write: copied for each simulation
     rules: bool = True  # rules.yaml beside the declaration
 
 

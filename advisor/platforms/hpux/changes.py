@@ -5,7 +5,8 @@ settings do not survive a reboot: they persist in /etc/rc.config.d."""
 from __future__ import annotations
 
 from advisor.changes import Change, Rendered, Undo, effect, operation, undo, was
-from advisor.facts.models import HostFacts, LanInterface
+from advisor.facts.models import HostFacts
+from advisor.platforms.hpux.records import hpux, LanInterface
 from advisor.shell import shell_word
 
 # nwmgr prints display names, not attribute names, and basic CKO's name was not
@@ -14,11 +15,11 @@ _ATTRIBUTE = {"vmtu": "vmtu", "tx_cko": "TX_CKO_ATTRIBUTE"}
 
 
 def _lan(facts: HostFacts, name: str) -> LanInterface | None:
-    return next((lan for lan in facts.lan_interfaces or [] if lan.name == name), None)
+    return next((lan for lan in hpux(facts).lan_interfaces or [] if lan.name == name), None)
 
 
 def _v3(facts: HostFacts) -> bool:
-    return (facts.hpux_release or "").endswith("11.31")
+    return (hpux(facts).hpux_release or "").endswith("11.31")
 
 
 @operation("set-lan-attr", "host")
@@ -32,7 +33,7 @@ def _set_lan_attr(change: Change, facts: HostFacts) -> Rendered:
     ppa = str(lan.ppa) if lan is not None else "<ppa>"
     if prop != "vmtu":
         return Rendered(f"lanadmin -X {shell_word(prop)} {shell_word(change.value)} {ppa}",
-                        held=f"lanadmin's option for {prop} on {facts.hpux_release or 'this release'} is checked in "
+                        held=f"lanadmin's option for {prop} on {hpux(facts).hpux_release or 'this release'} is checked in "
                              f"lanadmin(1M) first")
     return Rendered(f"lanadmin -X vmtu {shell_word(change.value)} {ppa}",
                     comment=f"persist with HP_<DRIVER>_VMTU={change.value} in /etc/rc.config.d")
@@ -55,7 +56,7 @@ def _set_lan_attr_effect(change: Change, facts: HostFacts) -> str | None:
         lan.tx_cko = change.value == "on"
         return None
     lan.vmtu = int(change.value) if change.value.isdigit() else lan.vmtu
-    for agg in facts.lan_interfaces or []:
+    for agg in hpux(facts).lan_interfaces or []:
         if lan.aggregate is not None and agg.name == lan.aggregate:
             agg.members_tso_off = [m for m in agg.members_tso_off if m.name != lan.name]
     return None

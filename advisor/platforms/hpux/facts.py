@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from advisor.facts.models import HostFacts, LanInterface, LanRef
+from advisor.platforms.hpux.records import HpuxFacts, LanInterface, LanRef
 from advisor.platforms.hpux.parsers.lan import FIRST_APA_PPA, LanMib, NwmgrAttrs, parse_speed
 
 # Drivers that cannot do TSO (HP-UX 11i v3 Ethernet Support Guide; domain-facts 6).
@@ -35,7 +35,7 @@ _ON = {"on", "enabled", "enable", "yes", "true", "1"}
 _OFF = {"off", "disabled", "disable", "no", "false", "0"}
 
 
-def build(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> None:
+def build(facts: HpuxFacts, parsed: dict[str, Any], files: dict[str, str]) -> None:
     if (u := parsed.get("uname-a")) is not None and u.system == "HP-UX":
         facts.hpux_release = u.release
         facts.os_name = f"HP-UX {u.release}"

@@ -65,5 +65,7 @@ PACK = Pack(
         ("lan.", "lanscan; lanscan -q"),
     ),
     facts="facts:build",
+    record="records:HpuxHost",
     changes="changes",
+    changed=("lan_interfaces",),
 )

@@ -94,4 +94,5 @@ PACK = Pack(
     facts="facts:build",
     plans="plan_facts:build_planned",
     changes="changes",
+    changed=("domains", "vswitches", "vnets"),
 )

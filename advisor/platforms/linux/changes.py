@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from advisor.changes import Change, Rendered, Undo, effect, operation, undo, was
 from advisor.platforms.linux.facts import relate_ports
-from advisor.facts.models import HostFacts, Interface
+from advisor.facts.models import HostFacts
+from advisor.platforms.linux.records import linux, Interface
 from advisor.shell import shell_word
 
 
@@ -16,7 +17,7 @@ def _resets_for(change: Change, facts: HostFacts) -> str | None:
 
 
 def _interface(facts: HostFacts, name: str) -> Interface | None:
-    return next((i for i in facts.interfaces or [] if i.name == name), None)
+    return next((i for i in linux(facts).interfaces or [] if i.name == name), None)
 
 
 @operation("set-offload", "host", interrupts=_resets_for)
@@ -52,7 +53,7 @@ def _set_ip_mtu(change: Change, facts: HostFacts) -> Rendered:
 @undo("set-ip-mtu")
 def _set_ip_mtu_undo(change: Change, facts: HostFacts) -> Undo:
     iface = _interface(facts, change.target)
-    bridge = next((b for b in facts.bridges or [] if b.name == change.target), None)
+    bridge = next((b for b in linux(facts).bridges or [] if b.name == change.target), None)
     return was(change, iface.mtu if iface is not None else bridge.mtu if bridge is not None else None)
 
 
@@ -61,10 +62,10 @@ def _set_ip_mtu_effect(change: Change, facts: HostFacts) -> str | None:
     if not change.value.isdigit():
         return f"{change.value!r} is not an MTU"
     mtu, found = int(change.value), False
-    for iface in facts.interfaces or []:
+    for iface in linux(facts).interfaces or []:
         if iface.name == change.target:
             iface.mtu, found = mtu, True
-    for br in facts.bridges or []:
+    for br in linux(facts).bridges or []:
         if br.name == change.target:
             br.mtu, found = mtu, True
         for port in br.ports:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from advisor.facts.models import HostFacts, Interface, LinuxBridge, PciCard, Port
+from advisor.platforms.linux.records import LinuxFacts, Interface, LinuxBridge, PciCard, Port
 
 _VIRTUAL_PORT = re.compile(r"^(vif|tap|vnet|veth)")
 # The kernel features `ethtool -K IF tso on` turns on: tx-tcp-segmentation,
@@ -17,7 +17,7 @@ def _ev(files: dict[str, str], cid: str, line: int) -> str:
     return f"{files[cid]}:{line}"
 
 
-def build(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> None:
+def build(facts: LinuxFacts, parsed: dict[str, Any], files: dict[str, str]) -> None:
     if (u := parsed.get("uname-a")) is not None and u.system == "Linux":
         facts.os_name = facts.os_name if facts.os_name is not None else f"Linux {u.release}"
         facts.arch = u.machine if len(u.machine) < 16 else None
@@ -45,7 +45,7 @@ def _port(name: str, links: dict) -> Port:
     return Port(name=name, kind=_kind(name), mtu=link.mtu if link else None)
 
 
-def _bridges(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str], links: dict) -> None:
+def _bridges(facts: LinuxFacts, parsed: dict[str, Any], files: dict[str, str], links: dict) -> None:
     brctl = parsed.get("brctl-show")
     if brctl is None and not links:
         return
@@ -84,7 +84,7 @@ def relate_ports(br: LinuxBridge) -> None:
         br.target_mtu = max([br.mtu] + [p.mtu for p in br.vifs_above if p.mtu is not None])
 
 
-def _interfaces(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str], links: dict) -> None:
+def _interfaces(facts: LinuxFacts, parsed: dict[str, Any], files: dict[str, str], links: dict) -> None:
     ports = {p.name for b in facts.bridges or [] for p in b.ports}
     # a bond's slaves forward what the bond, a bridge port, forwards
     ports |= {lk.name for lk in links.values() if "SLAVE" in lk.flags and lk.master in ports}

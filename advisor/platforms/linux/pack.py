@@ -68,5 +68,7 @@ PACK = Pack(
         ("pci-card.", "lspci -vv"),
     ),
     facts="facts:build",
+    record="records:LinuxHost",
     changes="changes",
+    changed=("interfaces", "bridges"),
 )

@@ -89,4 +89,5 @@ PACK = Pack(
     ),
     facts="facts:build",
     changes="changes",
+    changed=("links", "tcp", "tcp_drift", "system", "driver_conf"),
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from advisor.facts.models import HostFacts, PCpu, VcpuRef, XenVcpu
+from advisor.platforms.xen.records import XenFacts, PCpu, VcpuRef, XenVcpu
 from advisor.platforms.xen.parsers.xen import cpu_set
 
 
@@ -13,7 +13,7 @@ def _ev(files: dict[str, str], cid: str, line: int) -> str:
     return f"{files[cid]}:{line}"
 
 
-def build(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> None:
+def build(facts: XenFacts, parsed: dict[str, Any], files: dict[str, str]) -> None:
     tool = "xl" if "xl-vcpu-list" in parsed else "xm" if "xm-vcpu-list" in parsed else None
     info_id = "xl-info" if "xl-info" in parsed else "xm-info" if "xm-info" in parsed else None
     if info_id:

@@ -38,5 +38,7 @@ PACK = Pack(
         ("host.xen_", "xl vcpu-list or xm vcpu-list"),
     ),
     facts="facts:build",
+    record="records:XenHost",
     changes="changes",
+    changed=("xen_guest_vcpus", "pcpus"),
 )
