@@ -18,11 +18,13 @@ from conftest import CAPTURES, FIXTURES
 
 def test_every_pack_is_found_by_its_folder_and_each_family_is_declared_once() -> None:
     names = [p.name for p in platforms.packs()]
-    assert sorted(names) == ["hpux", "ldoms", "linux", "solaris", "unix", "xen"]
+    assert sorted(names) == ["hpux", "kvm", "ldoms", "linux", "solaris", "unix", "xen"]
     assert sorted(platforms.families()) == ["hpux", "linux", "solaris"]
     assert names.index("solaris") < names.index("ldoms") and names.index("linux") < names.index("xen")
+    assert names.index("linux") < names.index("kvm")
     assert {p.name: getattr(platforms.family_of(p), "name", None) for p in platforms.packs()} == {
-        "unix": None, "hpux": "hpux", "linux": "linux", "solaris": "solaris", "ldoms": "solaris", "xen": "linux"}
+        "unix": None, "hpux": "hpux", "linux": "linux", "solaris": "solaris", "ldoms": "solaris", "xen": "linux",
+        "kvm": "linux"}
 
 
 def test_what_a_pack_collects_is_an_output_its_family_declares_with_a_bundle_name_advisor_reads_back() -> None:
@@ -45,7 +47,8 @@ def test_every_parser_a_pack_names_is_there() -> None:
 def test_the_tables_the_core_uses_are_made_from_the_declarations() -> None:
     assert commands()["ldm-list-l-p"] == "ldm list -l -p" and "ethtool-k" not in commands()  # one file per interface
     assert allowlist.platforms_by_uname()["SunOS"][0] == "solaris"
-    assert [c.id for c in platforms.collected("linux")][-3:] == ["xl-info", "xl-list", "xl-vcpu-list"]  # xen's, after linux's
+    assert [c.id for c in platforms.collected("linux")][-6:] == ["virsh-list", "virsh-vcpupin", "virsh-domiflist",  # kvm's and xen's, after linux's
+                                                              "xl-info", "xl-list", "xl-vcpu-list"]
     assert identify_text("Features for eth3:\nrx-checksumming: on\n") == "ethtool-k@eth3"
     assert identify_text("Logical Domains Manager (v 3.4.0.3)\n") == "ldm-version"
 
@@ -76,3 +79,27 @@ def test_a_rule_of_a_rules_dir_names_the_families_it_judges(cli, tmp_path: Path)
     (tmp_path / "mine.yaml").write_text(first.replace("  title:", "  platforms: [aix]\n  title:", 1))
     res = cli("review", str(CAPTURES / "linux-gw-untuned"), "--rules", str(tmp_path))
     assert res.returncode == 2 and "'aix' is not a platform advisor judges" in res.stderr
+
+
+def test_a_kvm_bundle_is_a_linux_host_with_the_kvm_outputs_read(cli) -> None:
+    """The kvm pack adds libvirt's outputs to Linux hosts: a bundle with them is
+    a Linux host, each per-domain file is read under its domain, none is set aside."""
+    res = cli("review", str(CAPTURES / "kvm-host-rhel8"), "-f", "json")
+    assert res.returncode == 0, res.stderr
+    [host] = json.loads(res.stdout)["hosts"]
+    assert host["platform"] == "linux" and host["errors"] == [] and host["skipped"] == []
+    assert {"virsh-list", "virsh-vcpupin@rhel7", "virsh-vcpupin@db1", "virsh-domiflist@rhel7",
+            "virsh-domiflist@db1", "uname-a", "ip-link"} <= set(host["detected"]["inputs"])
+
+
+def test_a_typed_virsh_command_line_names_the_domain_of_its_output() -> None:
+    """virsh vcpupin and domiflist print no domain name: a pasted one is known by its
+    command line (Pack.lines), and a listing without one is not recognised at all."""
+    from advisor.collect.command_line import identify_command
+
+    assert identify_command("sudo virsh vcpupin rhel6 --live").command_id == "virsh-vcpupin@rhel6"  # type: ignore[union-attr]
+    assert identify_command("virsh domiflist aktest").command_id == "virsh-domiflist@aktest"  # type: ignore[union-attr]
+    assert identify_command("virsh vcpupin rhel6 0 2") is None  # pins vCPU 0: prints nothing
+    assert identify_command("virsh list --name") is None  # names only
+    assert identify_text(" VCPU   CPU Affinity\n----------------------\n 0      0-3\n") is None
+    assert identify_text(" Id   Name    State\n------------------------\n 1    rhel7   running\n") == "virsh-list"

@@ -202,6 +202,8 @@ def identify_command(line: str) -> Command | None:
     elif cmd == "lanadmin" and len(args) == 3 and args[0] == "-x" and args[1] in ("-i", "-v", "-m"):
         cid = f"lanadmin-apa@{args[2]}"  # HP APA's displays: one aggregate's ports (-i, -v), every aggregate's (-m)
     if cid is None:
+        cid = _of_a_pack(cmd, args)
+    if cid is None:
         return None
     filters = stages[1:]
     grep = None
@@ -217,6 +219,17 @@ def identify_command(line: str) -> Command | None:
     if narrowed and shown is None:
         shown = " ".join(argv)
     return Command(cid, line.strip(), shown if narrowed else None, grep, argument)
+
+
+def _of_a_pack(cmd: str, args: list[str]) -> str | None:
+    """The output a pack says a command line of its tool prints (Pack.lines)."""
+    from advisor import platforms
+
+    for p in platforms.packs():
+        for tool, ref in p.lines:
+            if tool == cmd and (cid := platforms.load(p, ref)(args)) is not None:
+                return str(cid)
+    return None
 
 
 def _nwmgr(args: list[str], flags: set[str]) -> str | None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cache
 
 from advisor.collect.cleanup import Line, clean
 from advisor.collect.command_line import Command, identify_command
@@ -92,7 +93,15 @@ def _tool(line: str) -> str:
 
 def _of_a_tool(command: str) -> bool:
     """A command advisor reads, or another use of one of its tools (listed as skipped, never read as output)."""
-    return identify_command(command) is not None or _tool(command) in _TOOLS
+    return identify_command(command) is not None or _tool(command) in _TOOLS | _pack_tools()
+
+
+@cache
+def _pack_tools() -> frozenset[str]:
+    """The tools the platform packs name typed command lines of (Pack.lines)."""
+    from advisor import platforms
+
+    return frozenset({tool for p in platforms.packs() for tool, _ref in p.lines})
 
 
 # Another ethtool query of one interface (`ethtool eth0`, `ethtool -T eth0`): it ends the output before it.
