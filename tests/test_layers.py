@@ -32,7 +32,7 @@ def _in_pack(parts: list[str]) -> str:
     their layers, and the rest (its facts builders) in the facts layer."""
     if not parts or parts[0] in ("pack", "__init__"):
         return "platforms"
-    return {"parsers": "parsers", "changes": "changes"}.get(parts[0], "facts")
+    return {"parsers": "parsers", "changes": "changes", "lines": "collect"}.get(parts[0], "facts")
 
 
 def _unit(path: Path) -> str:

@@ -92,6 +92,22 @@ def test_a_kvm_bundle_is_a_linux_host_with_the_kvm_outputs_read(cli) -> None:
             "virsh-domiflist@db1", "uname-a", "ip-link"} <= set(host["detected"]["inputs"])
 
 
+def test_a_kvm_hosts_guests_are_facts_of_the_kvm_packs_own_record() -> None:
+    """The pack declares its host facts (Pack.record): a Linux host's record gains kvm_guests,
+    a Solaris host's does not, and a Solaris rule could not read them."""
+    from advisor.collect.offline import Loader
+    from advisor.facts.build import build
+    from advisor.facts.models import host_record
+
+    [capture] = Loader().load(CAPTURES / "kvm-host-rhel8")
+    facts = build(capture).facts
+    assert type(facts) is host_record("linux") and "kvm_guests" not in host_record("solaris").fields()
+    guests = {g.name: g for g in facts.kvm_guests}
+    assert set(guests) >= {"rhel7", "db1"}
+    assert all(g.vcpu_cpus and g.nics is not None for name, g in guests.items() if name in ("rhel7", "db1"))
+    assert guests["rhel7"].evidence["nics"].endswith("virsh-domiflist@rhel7.txt")
+
+
 def test_a_typed_virsh_command_line_names_the_domain_of_its_output() -> None:
     """virsh vcpupin and domiflist print no domain name: a pasted one is known by its
     command line (Pack.lines), and a listing without one is not recognised at all."""

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from advisor.collect.command_line import identify_command
+from advisor import platforms
 from advisor.collect.commands import commands
 from conftest import CAPTURES, examples, review, run_cli
 
@@ -22,6 +23,8 @@ def _command(cid: str) -> str:
                "release": "cat /etc/release"}
     if base.startswith("driver-"):
         return f"cat /kernel/drv/{base[len('driver-'):]}.conf"
+    if base not in special and item:  # a per-domain or per-interface output names its item last: virsh vcpupin web1
+        return f"{platforms.outputs()[base].output.line} {item}"
     return special.get(base) or commands()[base]
 
 

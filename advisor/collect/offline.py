@@ -13,7 +13,7 @@ from functools import cache
 from collections.abc import Iterator
 from pathlib import Path
 
-from advisor import datafile, scratch
+from advisor import datafile, platforms, scratch
 from advisor.collect import explorer, manifest as manifest_mod, safefs, safetar, sosreport
 from advisor.collect.capture import Capture, Missing, RawOutput
 from advisor.collect.commands import command_id_for_name, command_line, commands
@@ -161,21 +161,29 @@ def _members_wanted(name: str) -> Callable[[str], bool] | None:
     return None
 
 
-_PLANS = {"plan", "ldm-list-constraints-x"}
+@cache
+def _plans() -> frozenset[str]:
+    return frozenset(cid for cid, k in platforms.outputs().items() if k.output.plan)
 
 
 def _all_plans(files: list[Path]) -> bool:
     """Plans and constraint files only: no manifest, no command output."""
-    return all(p.name != "manifest.yaml" and (command_id_for_name(p.name) or identify(p)) in _PLANS for p in files)
+    return all(p.name != "manifest.yaml" and (command_id_for_name(p.name) or identify(p)) in _plans() for p in files)
 
 
-# Forms of one command: a file named for one may hold another (ldm-list-l.txt from `ldm list -l -p`).
-_FORMS = [{"ldm-list-l", "ldm-list-l-p"}, {"dladm-show-phys", "dladm-show-dev", "dladm-show-phys-h"}]  # lanscan: its parser reads every form
+@cache
+def _forms() -> list[set[str]]:
+    """Forms of one command: a file named for one may hold another (ldm-list-l.txt from `ldm list -l -p`)."""
+    groups: dict[str, set[str]] = {}
+    for cid, k in platforms.outputs().items():
+        if k.output.form_of is not None:
+            groups.setdefault(k.output.form_of, set()).add(cid)
+    return list(groups.values())
 
 
 def _form(named: str | None, path: Path) -> str | None:
     """The form the content shows, within the family the file name says."""
-    family = next((f for f in _FORMS if named in f), None)
+    family = next((f for f in _forms() if named in f), None)
     if family is None:
         return named
     return identify_among(path, family) or named

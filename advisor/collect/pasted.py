@@ -12,14 +12,27 @@ later ones, which are listed as not read.
 from __future__ import annotations
 
 import re
+from functools import cache
 from pathlib import Path
 
+from advisor import platforms
 from advisor.collect.capture import Capture, RawOutput
 from advisor.collect.origins import Origin
 from advisor.collect.transcript import Segment, Transcript
 
-_JOINABLE = {"kstat-p", "ndd-tcp", "etc-system", "showrev-p", "ldm-list-l", "sysctl-net", "xl-info", "xm-info"}
-_UNAME_HOST = re.compile(r"^\s*(?:SunOS|Linux|HP-UX)\s+(\S+)\s")
+
+
+@cache
+def _joinable() -> frozenset[str]:
+    """Outputs of which pasted parts are joined into one (a list of lines, or of domains)."""
+    return frozenset(cid for cid, k in platforms.outputs().items() if k.output.joinable)
+
+
+@cache
+def _uname_host() -> re.Pattern[str]:
+    """`uname -a`'s node name, after what `uname -s` prints on any family advisor knows."""
+    systems = "|".join(re.escape(f.uname) for f in platforms.families().values())
+    return re.compile(rf"^\s*(?:{systems})\s+(\S+)\s")
 
 
 def captures(transcript: Transcript, shown: str, stem: str, scratch: Path) -> list[Capture]:
@@ -43,7 +56,7 @@ def captures(transcript: Transcript, shown: str, stem: str, scratch: Path) -> li
 
 
 def _host_from_output(seg: Segment) -> str | None:
-    if seg.command.command_id == "uname-a" and seg.lines and (m := _UNAME_HOST.match(seg.lines[0].text)):
+    if seg.command.command_id == "uname-a" and seg.lines and (m := _uname_host().match(seg.lines[0].text)):
         return m.group(1)
     return None
 
@@ -86,9 +99,9 @@ def _ndd_values(names: list[str], lines: list[tuple[int, str]]) -> list[tuple[in
 
 def _add(capture: Capture, cid: str, group: list[Segment], shown: str, scratch: Path) -> None:
     full = [s for s in group if s.command.filtered is None]
-    if cid in _JOINABLE and not full:
+    if cid in _joinable() and not full:
         chosen = group
-    elif cid in _JOINABLE:
+    elif cid in _joinable():
         chosen = full
     else:
         chosen = [full[0] if full else group[0]]

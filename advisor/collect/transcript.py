@@ -82,8 +82,8 @@ def _prompt(text: str) -> tuple[str | None, str] | None:
     return None
 
 
-_TOOLS = {"ldm", "kstat", "dladm", "ipadm", "ndd", "virtinfo", "psrinfo", "pkg", "showrev", "uname", "xm", "xl",
-          "brctl", "ip", "ethtool", "sysctl", "lspci", "lanscan", "nwmgr", "lanadmin", "sudo", "pfexec"}
+_PRIVILEGE = {"sudo", "pfexec"}
+_VIEWERS = {"cat", "more", "less"}  # show a file advisor reads; any other file they show is not a command of its tools
 
 
 def _tool(line: str) -> str:
@@ -93,15 +93,15 @@ def _tool(line: str) -> str:
 
 def _of_a_tool(command: str) -> bool:
     """A command advisor reads, or another use of one of its tools (listed as skipped, never read as output)."""
-    return identify_command(command) is not None or _tool(command) in _TOOLS | _pack_tools()
+    return identify_command(command) is not None or _tool(command) in _pack_tools()
 
 
 @cache
 def _pack_tools() -> frozenset[str]:
-    """The tools the platform packs name typed command lines of (Pack.lines)."""
+    """The tools the platform packs name typed command lines of (Pack.lines), and sudo and pfexec."""
     from advisor import platforms
 
-    return frozenset({tool for p in platforms.packs() for tool, _ref in p.lines})
+    return frozenset({tool for p in platforms.packs() for tool, _ref in p.lines} - _VIEWERS | _PRIVILEGE)
 
 
 # Another ethtool query of one interface (`ethtool eth0`, `ethtool -T eth0`): it ends the output before it.
@@ -111,7 +111,7 @@ _OTHER_ETHTOOL = re.compile(r"^ethtool(?:[ \t]+--?[A-Za-z][\w-]*)?[ \t]+[A-Za-z]
 def _bare_command(text: str, previous: str) -> str | None:
     """A command line pasted without its prompt: at the start, after a blank
     line, or after another command line of the same tools."""
-    after = not previous.strip() or _tool(previous) in _TOOLS
+    after = not previous.strip() or _tool(previous) in _pack_tools()
     line = text.strip()
     if after and text[:1].isalpha() and (identify_command(line) is not None or _OTHER_ETHTOOL.match(line)):
         return line

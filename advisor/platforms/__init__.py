@@ -113,6 +113,12 @@ def patterns() -> list[tuple[Output, Pattern]]:
     return sorted(tried, key=lambda t: (t[1].last, not t[0].per_item))
 
 
+@cache
+def line_readers(tool: str) -> tuple[Any, ...]:
+    """The functions of the packs that say which output a typed command line of this tool prints."""
+    return tuple(load(p, ref) for p in packs() for name, ref in p.lines if name == tool)
+
+
 def load(p: Pack, ref: str, package: str = "") -> Any:
     """`module:function` of a pack (in its `package`, e.g. parsers) as the object it names."""
     module, _, name = ref.partition(":")

@@ -55,6 +55,8 @@ class Output:
     file: str | None = None
     proves_family: bool = False  # its presence says which family the host is, whatever else it holds
     plan: bool = False  # a planned configuration, not a running host's output
+    joinable: bool = False  # pasted parts of it (lines, or domains) may be joined into one output
+    form_of: str | None = None  # another form of this output: a file named for one may hold the other
     explorer: tuple[str, ...] = ()  # its paths in an Oracle Explorer archive
     sosreport: tuple[str, ...] = ()  # its paths in a sosreport
 

@@ -53,6 +53,7 @@ PACK = Pack(
                 fallback=each("lanscan -p", "lanadmin -x vmtu $i"), fallback_id="lanadmin-vmtu", per_item=True),
         Command("nwmgr-attrs", _each_lan("nwmgr -g -A all"), per_item=True),  # speed, link state, checksum offload
     ),
+    lines=(("lanscan", "lines:lanscan"), ("nwmgr", "lines:nwmgr"), ("lanadmin", "lines:lanadmin")),
     reads=(
         ("host.lan_interfaces", "lanscan; lanscan -q (or nwmgr on 11i v3)"),
         ("host.hpux_release", "uname -a"),

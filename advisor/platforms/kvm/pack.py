@@ -2,8 +2,8 @@
 (`virsh vcpupin`) and which host interface backs each guest NIC (`virsh
 domiflist`). Built on Linux: bridges, ethtool, ip link and their rules come from there.
 
-No rule reads these outputs yet (no published study backs one), so the pack
-declares no facts builder, no change operations and no rules."""
+The guests they show are the host's `kvm_guests` facts. No rule reads them yet (no
+published study backs one), so the pack declares no change operations and no rules."""
 
 import re
 
@@ -37,5 +37,8 @@ PACK = Pack(
         Command("virsh-domiflist", _each_domain("virsh domiflist"), per_item=True),
     ),
     lines=(("virsh", "lines:command_id"),),
+    reads=(("host.kvm_guests", "virsh list --all, and virsh vcpupin and virsh domiflist of each guest"),),
+    facts="facts:build",
+    record="records:KvmHost",
     rules=False,
 )

@@ -12,7 +12,7 @@ PACK = Pack(
     outputs=(
         Output("ldm-list-constraints-p", "ldm list-constraints -p", parser="ldm_parseable:parse_constraints",
                recognised_by=(Pattern(r"\AVERSION[ \t]+\d+\.\d+[ \t]*\nDOMAIN\|name=[^|\n]*\|?[ \t]*$", re.M),)),
-        Output("ldm-list-l-p", "ldm list -l -p", parser="ldm_parseable:parse", family="ldm list -l",
+        Output("ldm-list-l-p", "ldm list -l -p", form_of="ldm-list-l", parser="ldm_parseable:parse", family="ldm list -l",
                recognised_by=(Pattern(r"\AVERSION\s+\d+\.\d+\s*\n(?:.*\n)*?DOMAIN\|", re.M),),
                explorer=("sysconfig/ldm_list_-l_-p.out",)),
         # the short `ldm list`: its header and rows of several words, no section
@@ -23,7 +23,8 @@ PACK = Pack(
                recognised_by=(Pattern(r"\A\s*DOMAIN[ \t]*\n[ \t]*[\w.-]+[ \t]*\n"),)),
         Output("ldm-list-io", "ldm list-io", parser="ldm_io:parse",
                recognised_by=(Pattern(r"^[ \t]*NAME[ \t]+TYPE[ \t]+BUS[ \t]+DOMAIN[ \t]+STATUS[ \t]*$", re.M),)),
-        Output("ldm-list-l", "ldm list -l", parser="ldm_list:parse_output", given="output", family="ldm list -l",
+        Output("ldm-list-l", "ldm list -l", form_of="ldm-list-l", joinable=True, parser="ldm_list:parse_output",
+               given="output", family="ldm list -l",
                recognised_by=(Pattern(r"^NAME\s+STATE\s+FLAGS\s+CONS\s+VCPU\s+MEMORY", re.M),)),
         Output("ldm-version", "ldm -V", parser="info:parse_ldm_version",
                recognised_by=(Pattern(r"Logical Domains? Manager \(v"),), explorer=("sysconfig/ldm_-V.out",)),
@@ -48,6 +49,7 @@ PACK = Pack(
         Command("ldm-list-l-p", "ldm list -l -p"),
         Command("ldm-list-devices", "ldm list-devices -a"),
     ),
+    lines=(("ldm", "lines:ldm"), ("virtinfo", "lines:virtinfo")),
     reads=(
         ("host.ldm_version", "ldm -V"),
         ("host.roles", "virtinfo -a"),

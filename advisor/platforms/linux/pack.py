@@ -21,7 +21,7 @@ PACK = Pack(
         Output("ip-link", "ip -o link", parser="net:parse_ip_link", family="ip -o link",
                recognised_by=(Pattern(r"\A\s*\d+:\s+[^:\s]+:\s+<[A-Z_,-]*>\s+mtu\s+\d+"),),
                sosreport=("sos_commands/networking/ip_-d_address", "sos_commands/networking/ip_address")),
-        Output("sysctl-net", "sysctl -a (net.)", parser="net:parse_sysctl", family="sysctl -a",
+        Output("sysctl-net", "sysctl -a (net.)", joinable=True, parser="net:parse_sysctl", family="sysctl -a",
                recognised_by=(Pattern(r"\A\s*net\.[\w.-]+\s*=", re.M),
                               # the whole `sysctl -a`: Linux's top-level names, in order, then net.*
                               Pattern(r"\A\s*(?:abi|crypto|debug|dev|fs|kernel|sunrpc|user|vm)\.[\w.-]+\s*=.*\n"
@@ -57,6 +57,8 @@ PACK = Pack(
         Command("ethtool-c", _each_interface("ethtool -c"), per_item=True),
         Command("ethtool-i", _each_interface("ethtool -i"), per_item=True),
     ),
+    lines=(("brctl", "lines:brctl"), ("ip", "lines:ip"), ("ethtool", "lines:ethtool"), ("sysctl", "lines:sysctl"),
+           ("lspci", "lines:lspci")),
     reads=(
         ("host.bridges", "brctl show and ip -o link"),
         ("host.interfaces", "ethtool -k of each interface"),

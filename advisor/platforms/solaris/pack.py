@@ -13,7 +13,7 @@ PACK = Pack(
     family=Family("solaris", uname="SunOS", reboot="shutdown -y -g0 -i6", privileged=frozenset({"ldm", "ndd"})),
     outputs=(
         # a dump's first line is enough to know it
-        Output("kstat-p", "kstat -p", parser="kstat_wanted:scan_output", family="kstat -p", given="output",
+        Output("kstat-p", "kstat -p", joinable=True, parser="kstat_wanted:scan_output", family="kstat -p", given="output",
                recognised_by=(Pattern(r"\A[A-Za-z_][\w.,-]*:\d+:[^:\t\n]*:\S[^\t\n]*?(?:\t|[^\S\n]+)\S"),),
                explorer=("netinfo/kstat-p.out",)),
         Output("psrinfo-pv", "psrinfo -pv", parser="info:parse_psrinfo",
@@ -24,12 +24,12 @@ PACK = Pack(
                               Pattern(r"^[ \t]*NAME \(PUBLISHER\)[ \t]+VERSION[ \t]+IFO[ \t]*\n(?:.*\n)*?"  # pkg list
                                       r"[ \t]*entire(?:[ \t]+\([\w.-]+\))?[ \t]+[\d.]+-[\d.]+[ \t]", re.M)),
                explorer=("patch+pkg/pkg_info-l.out",)),
-        Output("showrev-p", "showrev -p", parser="info:parse_showrev", family="showrev -p", proves_family=True,
+        Output("showrev-p", "showrev -p", joinable=True, parser="info:parse_showrev", family="showrev -p", proves_family=True,
                recognised_by=(Pattern(r"\A\s*Patch:\s*\d{6}-\d{2}"),)),
-        Output("dladm-show-phys", "dladm show-phys", parser="dladm:parse_show_phys", family="dladm show-phys",
+        Output("dladm-show-phys", "dladm show-phys", form_of="dladm-show-phys", parser="dladm:parse_show_phys", family="dladm show-phys",
                recognised_by=(Pattern(r"^LINK\s+MEDIA\s+STATE\s+SPEED", re.M),)),
         Output("dladm-show-link", "dladm show-link"),
-        Output("dladm-show-dev", "dladm show-dev", parser="dladm:parse_show_phys",  # Solaris 10: what show-phys is on 11
+        Output("dladm-show-dev", "dladm show-dev", form_of="dladm-show-phys", parser="dladm:parse_show_phys",  # Solaris 10: what show-phys is on 11
                recognised_by=(Pattern(r"^\S+\s+link:\s*\S+\s+speed:\s*\d+\s*Mbps", re.M),)),
         Output("dladm-show-linkprop", "dladm show-linkprop", parser="dladm:parse_linkprop_output", given="output",
                family="dladm show-linkprop",
@@ -39,15 +39,15 @@ PACK = Pack(
                               Pattern(r"\A(?=[^:\n]+:[^:\n]+:[^:\n]*:)(?:.*\n)*?\S+:(?:mtu|cpus|rxfanout|rx-fanout|speed):",
                                       re.M, last=True))),
         # rings and groups: known, not yet read by any rule
-        Output("dladm-show-phys-h", "dladm show-phys -H",
+        Output("dladm-show-phys-h", "dladm show-phys -H", form_of="dladm-show-phys",
                recognised_by=(Pattern(r"^[ \t]*LINK[ \t]+(?:RINGTYPE[ \t]+RINGS|GROUP[ \t]+TYPE[ \t]+NUM-RINGS)[ \t]+CLIENTS",
                                       re.M),)),
         Output("ipadm-show-prop-tcp", "ipadm show-prop tcp", parser="tcp_props:parse_ipadm", family="ipadm show-prop tcp",
                recognised_by=(Pattern(r"^PROTO\s+PROPERTY\s+PERM\s+CURRENT", re.M),)),
-        Output("ndd-tcp", "ndd -get /dev/tcp tcp_recv_hiwat tcp_xmit_hiwat tcp_max_buf", parser="tcp_props:parse_ndd",
+        Output("ndd-tcp", "ndd -get /dev/tcp tcp_recv_hiwat tcp_xmit_hiwat tcp_max_buf", joinable=True, parser="tcp_props:parse_ndd",
                family="ndd -get /dev/tcp", recognised_by=(Pattern(r"\A\s*tcp_\w+\s*(?:=\s*)?\d+\s*$", re.M),),
                explorer=("netinfo/ndd/tcp.out",)),
-        Output("etc-system", "cat /etc/system", parser="etc_system:parse", family="/etc/system",
+        Output("etc-system", "cat /etc/system", joinable=True, parser="etc_system:parse", family="/etc/system",
                recognised_by=(Pattern(r"^[ \t]*set\s+(?:\w+:)?\w+\s*=", re.M),), explorer=("etc/system",)),
         Output("driver-{name}", "cat /kernel/drv/{name}.conf", parser="driver_conf:parse", file="driver-{name}.conf"),
     ),
@@ -69,6 +69,9 @@ PACK = Pack(
         Command("driver-nxge", "cat /kernel/drv/nxge.conf"),
         Command("driver-ixgbevf", "cat /kernel/drv/ixgbevf.conf"),
     ),
+    lines=(("kstat", "lines:kstat"), ("dladm", "lines:dladm"), ("ipadm", "lines:ipadm"), ("ndd", "lines:ndd"),
+           ("cat", "lines:shown_file"), ("more", "lines:shown_file"), ("less", "lines:shown_file"),
+           ("psrinfo", "lines:psrinfo"), ("pkg", "lines:pkg"), ("showrev", "lines:patches"), ("patchadd", "lines:patches")),
     reads=(
         ("host.sru", "pkg info entire"),
         ("host.patches", "showrev -p"),

@@ -17,6 +17,7 @@ PACK = Pack(
                               Pattern(r"^(?:NAME|PRETTY_NAME)=", re.M)),
                sosreport=("etc/os-release",)),
     ),
+    lines=(("uname", "lines:uname"), ("cat", "lines:shown_file"), ("more", "lines:shown_file"), ("less", "lines:shown_file")),
     reads=(
         ("host.arch", "uname -a or /etc/release"),
     ),

@@ -24,14 +24,15 @@ PACK = Pack(
         Output("xl-list", "xl list", parser="xen:parse_list",
                recognised_by=(Pattern(r"^[ \t]*Name\s+ID\s+Mem(?:\(MiB\))?\s+VCPUs\s+State\s+Time\(s\)", re.M),)),
         Output("xm-list", "xm list", parser="xen:parse_list"),
-        Output("xm-info", "xm info", parser="xen:parse_info", family="xm info", recognised_by=(_XM_INFO,)),
-        Output("xl-info", "xl info", parser="xen:parse_info", family="xl info", recognised_by=(_XL_INFO,)),
+        Output("xm-info", "xm info", joinable=True, parser="xen:parse_info", family="xm info", recognised_by=(_XM_INFO,)),
+        Output("xl-info", "xl info", joinable=True, parser="xen:parse_info", family="xl info", recognised_by=(_XL_INFO,)),
     ),
     collect=(
         Command("xl-info", "xl info", fallback="xm info", fallback_id="xm-info"),
         Command("xl-list", "xl list", fallback="xm list", fallback_id="xm-list"),
         Command("xl-vcpu-list", "xl vcpu-list", fallback="xm vcpu-list", fallback_id="xm-vcpu-list"),
     ),
+    lines=(("xm", "lines:xm"), ("xl", "lines:xl")),
     reads=(
         ("host.xen_nr_cpus", "xm info or xl info"),
         ("host.pcpus", "xl vcpu-list or xm vcpu-list"),
