@@ -372,6 +372,7 @@ class HostFacts(Fact):
     hpux_release: str | None = None  # B.11.31 (11i v3), B.11.23 (v2), B.11.11 (v1)
     lan_interfaces: list[LanInterface] | None = None
     inputs: list[str] = []  # command ids whose output was read
+    rates: "Rates | None" = None  # two samples of its counters: rates (facts/traffic.py); None with one sample
     filtered: dict[str, Filtered] = {}  # command id -> how its output was filtered
 
 
@@ -402,3 +403,6 @@ def record_of(field: str) -> type[Record] | None:
         if inner and isinstance(inner[0], type) and issubclass(inner[0], Record):
             return inner[0]
     return None
+
+
+from advisor.facts.traffic import Rates  # noqa: E402 - its records build on Fact, above; `rates` names it
