@@ -242,3 +242,20 @@ def test_the_two_sample_reader_never_crashes(lines: list[str]) -> None:
     rates = kstat_rates.build(scan)
     if rates is not None:
         json.dumps(rates.dump())
+
+
+@pytest.mark.parametrize("text, seconds", [("30s", 30), ("30", 30), ("2m", 120), ("1.5min", 90), (" 10 s ", 10),
+                                           ("10m", 600), ("1s", 1)])
+def test_sample_durations(text: str, seconds: float) -> None:
+    from advisor.collect.sampling import parse_duration
+
+    assert parse_duration(text) == seconds
+
+
+@pytest.mark.parametrize("text", ["0s", "0.5s", "11m", "601", "30h", "", "-5s", "1e3"])
+def test_sample_durations_out_of_bounds_or_unreadable_are_refused(text: str) -> None:
+    from advisor.collect.sampling import parse_duration
+    from advisor.errors import InputError
+
+    with pytest.raises(InputError, match=r"^--sample "):
+        parse_duration(text)
