@@ -180,7 +180,7 @@ def test_a_command_timeout_of_zero_is_refused_not_applied(tmp_path: Path) -> Non
 
 @pytest.mark.parametrize("shell", SHELLS)
 def test_with_a_sample_the_script_reads_the_counters_again_and_the_bundle_gives_rates(shell: str, tmp_path: Path) -> None:
-    """ADVISOR_SAMPLE=1: kstat -p again a second after its first run, kept as kstat-p+2.txt."""
+    """ADVISOR_SAMPLE=1: kstat -p again a second after its first run, kept as kstat-p~2.txt."""
     sampled = CAPTURES.parent / "sampled/t5-primary-30s"
     env = {**_stub_host(tmp_path, sampled), "ADVISOR_SAMPLE": "1"}
     path = tmp_path / "collect.sh"
@@ -193,10 +193,10 @@ def test_with_a_sample_the_script_reads_the_counters_again_and_the_bundle_gives_
     with tarfile.open(tarball) as tar:
         top = tar.getnames()[0].split("/")[0]
         manifest = __import__("yaml").safe_load(tar.extractfile(f"{top}/manifest.yaml"))
-        second = tar.extractfile(f"{top}/kstat-p+2.txt").read()
-    assert second == (sampled / "kstat-p+2.txt").read_bytes() and manifest["sample"] == "1s"
+        second = tar.extractfile(f"{top}/kstat-p~2.txt").read()
+    assert second == (sampled / "kstat-p~2.txt").read_bytes() and manifest["sample"] == "1s"
     readings = [c for c in manifest["commands"] if c["command"] == "kstat -p"]
-    assert [c["id"] for c in readings] == ["kstat-p", "kstat-p+2"] and all(c["taken_at"] for c in readings)
+    assert [c["id"] for c in readings] == ["kstat-p", "kstat-p~2"] and all(c["taken_at"] for c in readings)
     assert all(len(c["sha256"]) == 64 for c in readings)
     live = json.loads(run_cli("review", str(tarball), "-f", "json").stdout)["hosts"][0]
     fixture = json.loads(run_cli("review", str(sampled), "-f", "json").stdout)["hosts"][0]

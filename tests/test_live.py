@@ -178,7 +178,7 @@ def test_collect_writes_private_atomic_bundles_that_review_reads(sshd, access, t
 
 
 def test_collect_with_sample_reads_the_counters_twice_and_audit_reports_their_rates(sshd, access, tmp_path) -> None:
-    """--sample: kstat -p again after the round, kept as kstat-p+2.txt with both times in the manifest."""
+    """--sample: kstat -p again after the round, kept as kstat-p~2.txt with both times in the manifest."""
     sampled = CAPTURES.parent / "sampled/t5-primary-30s"
     sshd.assign("127.0.0.7", sampled)
     before = len(sshd.sent())
@@ -188,11 +188,11 @@ def test_collect_with_sample_reads_the_counters_twice_and_audit_reports_their_ra
         assert res.returncode == 0, res.stderr
         bundle = out / "127.0.0.7"
         assert (bundle / "kstat-p.txt").read_bytes() == (sampled / "kstat-p.txt").read_bytes()
-        assert (bundle / "kstat-p+2.txt").read_bytes() == (sampled / "kstat-p+2.txt").read_bytes()
+        assert (bundle / "kstat-p~2.txt").read_bytes() == (sampled / "kstat-p~2.txt").read_bytes()
         manifest = yaml.safe_load((bundle / "manifest.yaml").read_text())
         assert manifest["sample"] == "1s"
         readings = [c for c in manifest["commands"] if c["command"] == "kstat -p"]
-        assert [(c["id"], c["file"]) for c in readings] == [("kstat-p", "kstat-p.txt"), ("kstat-p+2", "kstat-p+2.txt")]
+        assert [(c["id"], c["file"]) for c in readings] == [("kstat-p", "kstat-p.txt"), ("kstat-p~2", "kstat-p~2.txt")]
         assert all(c["taken_at"] for c in readings) and readings[0]["taken_at"] < readings[1]["taken_at"]
         assert [line for line in sshd.sent()[before:] if line.startswith("127.0.0.7 kstat")] == ["127.0.0.7 kstat -p"] * 2
         sshd.assign("127.0.0.7", sampled)  # its first dump first again

@@ -65,7 +65,7 @@ def test_a_bundle_of_two_dumps_gives_rates_per_link_port_and_cpu() -> None:
 def test_a_32_bit_counter_that_wrapped_gives_its_true_delta() -> None:
     net0 = _by_name(_facts(SAMPLED).rates.links)["net0"]
     before = (SAMPLED / "kstat-p.txt").read_text()
-    after = (SAMPLED / "kstat-p+2.txt").read_text()
+    after = (SAMPLED / "kstat-p~2.txt").read_text()
     assert "link:0:net0:norcvbuf\t4294967000\n" in before and "link:0:net0:norcvbuf\t1204\n" in after
     assert net0.wrapped == ["norcvbuf"]
     assert net0.no_buffer_per_s == pytest.approx((1500 + 3) / INTERVAL)  # norcvbuf + noxmtbuf
@@ -89,10 +89,10 @@ def test_every_value_left_none_has_its_reason() -> None:
 def test_the_first_sample_is_what_the_rules_read_and_the_report_has_rates() -> None:
     sampled, single = review(SAMPLED).hosts[0], review(CAPTURES / "t5-primary-untuned").hosts[0]
     assert [(f.rule, f.subject) for f in sampled.findings] == [(f.rule, f.subject) for f in single.findings]
-    assert "kstat-p+2" in sampled.detected.inputs and not sampled.unused and not sampled.errors
+    assert "kstat-p~2" in sampled.detected.inputs and not sampled.unused and not sampled.errors
     data = json.loads(sampled.model_dump_json())
     assert data["rates"]["interval_s"] == pytest.approx(INTERVAL)
-    assert data["rates"]["samples"] == f"{SAMPLED}/kstat-p.txt, {SAMPLED}/kstat-p+2.txt"
+    assert data["rates"]["samples"] == f"{SAMPLED}/kstat-p.txt, {SAMPLED}/kstat-p~2.txt"
     assert "rates" not in json.loads(single.model_dump_json())  # one sample: the report is as it was
 
 
@@ -118,7 +118,7 @@ def test_without_a_manifest_and_under_another_name_the_second_dump_is_still_the_
     bundle = _copy(tmp_path)
     (bundle / "manifest.yaml").unlink()
     assert _numbers(_facts(bundle).rates) == expected
-    (bundle / "kstat-p+2.txt").rename(bundle / "kstat-later.out")  # known by its content
+    (bundle / "kstat-p~2.txt").rename(bundle / "kstat-later.out")  # known by its content
     assert _numbers(_facts(bundle).rates) == expected
     (bundle / "kstat-p.txt").rename(bundle / "zz-kstat-earlier.out")  # read second: the samples' times order them
     (bundle / "kstat-later.out").rename(bundle / "kstat-p.txt")
@@ -129,12 +129,12 @@ def test_without_a_manifest_and_under_another_name_the_second_dump_is_still_the_
 def test_one_dump_of_two_samples_is_read_as_the_two_files(tmp_path: Path, layout: str) -> None:
     """`kstat -p -T u 30 2`: an epoch line before each sample, one blank line
     between them (illumos kstat(1M) Examples 4 and 6); or two runs one after the other."""
-    first, second = (SAMPLED / "kstat-p.txt").read_text(), (SAMPLED / "kstat-p+2.txt").read_text()
+    first, second = (SAMPLED / "kstat-p.txt").read_text(), (SAMPLED / "kstat-p~2.txt").read_text()
     text = {"interval-T-u": f"1795168841\n{first}\n1795168871\n{second}",
             "interval": f"{first}\n{second}", "two-runs": first + second}[layout]
     bundle = _copy(tmp_path)
     (bundle / "manifest.yaml").unlink()
-    (bundle / "kstat-p+2.txt").unlink()
+    (bundle / "kstat-p~2.txt").unlink()
     (bundle / "kstat-p.txt").write_text(text)
     scan = kstat_wanted.scan_output(type("Out", (), {"path": bundle / "kstat-p.txt"})())  # type: ignore[arg-type]
     assert scan.rounds == 2 and len(scan.samples) == 2
@@ -142,7 +142,7 @@ def test_one_dump_of_two_samples_is_read_as_the_two_files(tmp_path: Path, layout
 
 
 def test_a_pasted_session_of_two_kstat_runs_is_read_the_same_way(tmp_path: Path) -> None:
-    first, second = (SAMPLED / "kstat-p.txt").read_text(), (SAMPLED / "kstat-p+2.txt").read_text()
+    first, second = (SAMPLED / "kstat-p.txt").read_text(), (SAMPLED / "kstat-p~2.txt").read_text()
     uname = (SAMPLED / "uname-a.txt").read_text()
     session = tmp_path / "ticket-4711.txt"
     session.write_text(f"root@t5-primary:~# uname -a\n{uname}root@t5-primary:~# kstat -p\n{first}"

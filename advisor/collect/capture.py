@@ -47,7 +47,7 @@ class RawOutput:
 
 
 def _second_sample(command_id: str) -> str | None:
-    """`kstat-p+2` for an output read twice (--sample), else None."""
+    """`kstat-p~2` for an output read twice (--sample), else None."""
     from advisor import platforms
     from advisor.platforms.spec import SECOND
 

@@ -43,7 +43,7 @@ def command_id_for_name(name: str) -> str | None:
         return name[:-4]
     if name.endswith(SECOND + ".txt") and (first := command_id_for_name(name[:-len(SECOND + ".txt")] + ".txt")) \
             and platforms.known(first + SECOND) is not None:
-        return first + SECOND  # kstat-p+2.txt: the second sample of kstat-p
+        return first + SECOND  # kstat-p~2.txt: the second sample of kstat-p
     return None
 
 

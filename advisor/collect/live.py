@@ -238,7 +238,7 @@ def _round(session: Session, commands: Iterable[allowlist.Command], privilege: s
 
 def _collect_one(session: Session, command: allowlist.Command, privilege: str | None, folder: Path,
                  suffix: str = "") -> list[dict]:
-    """`suffix` (SECOND) names a second reading: `kstat-p+2`, `ethtool-S@eth0+2`."""
+    """`suffix` (SECOND) names a second reading: `kstat-p~2`, `ethtool-S@eth0~2`."""
     ran = _run_command(session, command, privilege, folder)
     if command.per_item and ran.status == 0:
         if ran.out.size > MAX_PER_ITEM_BYTES:

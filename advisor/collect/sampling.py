@@ -2,7 +2,7 @@
 
 After the first round of commands, the commands whose outputs are cumulative
 counters (`Command.sampled`: `kstat -p` on Solaris) run again, DURATION after
-they first ran; the second output is kept as `<id>+2.txt` (spec.SECOND) and
+they first ran; the second output is kept as `<id>~2.txt` (spec.SECOND) and
 the manifest gives each reading's `taken_at`. Read-only like every command:
 the same allowlisted lines, sent again.
 """

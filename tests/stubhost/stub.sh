@@ -54,8 +54,8 @@ case "$tool $*" in
 	fi
 	echo "dladm: no table form stored" >&2; exit 1 ;;
 "kstat -p")  # a bundle of two samples answers its second dump the second time (--sample)
-	if [ -f "$host/kstat-p+2.txt" ] && [ -f "$host/.kstat-read" ]; then serve kstat-p+2.txt; fi
-	[ -f "$host/kstat-p+2.txt" ] && : > "$host/.kstat-read"
+	if [ -f "$host/kstat-p~2.txt" ] && [ -f "$host/.kstat-read" ]; then serve kstat-p~2.txt; fi
+	[ -f "$host/kstat-p~2.txt" ] && : > "$host/.kstat-read"
 	serve kstat-p.txt ;;
 "cat /etc/os-release") serve release.txt ;;
 "ip -o link") serve ip-link.txt ;;

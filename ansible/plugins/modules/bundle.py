@@ -59,7 +59,7 @@ options:
   sample:
     description:
       - Seconds after which the script reads the host's counters (C(kstat -p) on Solaris) a second time, for
-        rates (1 to 600; C(0) reads them once). The bundle keeps the second reading as C(kstat-p+2.txt) and its
+        rates (1 to 600; C(0) reads them once). The bundle keeps the second reading as C(kstat-p~2.txt) and its
         manifest both times. The task's C(timeout) must allow for the wait.
     type: int
     default: 0

@@ -208,7 +208,7 @@ run ldm-list-devices ldm-list-devices.txt 'ldm list-devices -a' 'ldm list-device
 if [ $sample -gt 0 ] && [ -n "$sampler" ]; then
 	wait $sampler
 	sampler=done
-	run_sampled kstat-p+2 kstat-p+2.txt 'kstat -p' 'kstat -p'
+	run_sampled 'kstat-p~2' 'kstat-p~2.txt' 'kstat -p' 'kstat -p'
 fi
 
 if [ "$out" = "-" ]; then  # the caller holds it in memory: a bounded size, or a reason
