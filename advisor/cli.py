@@ -155,10 +155,12 @@ SudoOpt = Annotated[bool, typer.Option("--sudo", help="Run ldm and ndd with `sud
 PfexecOpt = Annotated[bool, typer.Option("--pfexec", help="Run ldm and ndd with pfexec (Solaris RBAC).")]
 ConnectTimeoutOpt = Annotated[float, typer.Option("--connect-timeout", min=1, metavar="SECONDS", help="Seconds to connect and authenticate.")]
 CommandTimeoutOpt = Annotated[float, typer.Option("--command-timeout", min=1, metavar="SECONDS", help="Seconds each command may run.")]
+SampleOpt = Annotated[Optional[str], typer.Option("--sample", metavar="DURATION", help="Read the counters (kstat -p) again this long after the first time (1s to 10m, e.g. 30s), for rates.")]
 
 
 def _live_setup(hosts, port, identity, hosts_file, inventory, accept_new, known_hosts, ssh_config, sudo, pfexec,
-                connect_timeout, command_timeout, config_exec=False):
+                connect_timeout, command_timeout, config_exec=False, sample=None):
+    from advisor.collect.sampling import parse_duration
     from advisor.collect.ssh import SshOptions
     from advisor.collect.targets import from_hosts_file, from_inventory, parse_spec
     from advisor.errors import InputError
@@ -174,7 +176,7 @@ def _live_setup(hosts, port, identity, hosts_file, inventory, accept_new, known_
         raise InputError("no hosts: name some, or give --hosts-file or --inventory")
     options = SshOptions(ssh_config=ssh_config, known_hosts=known_hosts, accept_new_host_keys=accept_new,
                          identity=identity, port=port, connect_timeout=connect_timeout, command_timeout=command_timeout,
-                         config_exec=config_exec)
+                         config_exec=config_exec, sample=parse_duration(sample) if sample is not None else None)
     options.check_files()
     return targets, options, "sudo" if sudo else "pfexec" if pfexec else None
 
@@ -248,6 +250,7 @@ def audit(
     pfexec: PfexecOpt = False,
     connect_timeout: ConnectTimeoutOpt = 10.0,
     command_timeout: CommandTimeoutOpt = 300.0,
+    sample: SampleOpt = None,
     fmt: FormatOpt = "table",
     output: OutputOpt = None,
     fail_on: FailOnOpt = FailOn.never,
@@ -267,7 +270,7 @@ def audit(
     try:
         targets, options, privilege = _live_setup(hosts, port, identity, hosts_file, inventory, accept_new_host_keys,
                                                   known_hosts, ssh_config, sudo, pfexec, connect_timeout, command_timeout,
-                                                  ssh_config_exec)
+                                                  ssh_config_exec, sample)
         code = run_audit(targets, options, privilege, parallel, save_capture, fmt, output, fail_on.value,
                          min_score, policy, rules or [], jobs)
     except AdvisorError as exc:
@@ -292,6 +295,7 @@ def collect(
     pfexec: PfexecOpt = False,
     connect_timeout: ConnectTimeoutOpt = 10.0,
     command_timeout: CommandTimeoutOpt = 300.0,
+    sample: SampleOpt = None,
 ) -> None:
     """Save capture bundles of live hosts for a later review.
 
@@ -304,7 +308,7 @@ def collect(
     try:
         targets, options, privilege = _live_setup(hosts, port, identity, hosts_file, inventory, accept_new_host_keys,
                                                   known_hosts, ssh_config, sudo, pfexec, connect_timeout, command_timeout,
-                                                  ssh_config_exec)
+                                                  ssh_config_exec, sample)
         code = run_collect(targets, options, privilege, parallel, out_dir)
     except AdvisorError as exc:
         _die(str(exc))

@@ -19,6 +19,7 @@ from advisor.facts.build import build
 from advisor.facts.models import HostFacts
 from advisor.results import score as scoring
 from advisor.results.model import Detected, HostReport, Report, Result, Tool, summary_of, tag
+from advisor.results.rates import Rates
 
 
 def load_captures(paths: list[Path], loader: Loader) -> tuple[list[Capture], list[str]]:
@@ -92,6 +93,7 @@ def review_with_facts(capture: Capture, engine: Engine) -> tuple[HostReport, Hos
         skipped=capture.skipped,
         incomplete=[m.command or m.command_id for m in capture.missing.values() if m.unfinished],
         waived=accepted.waived, expired_waivers=accepted.expired, collected_at=capture.collected_at,
+        rates=Rates.of(built.facts.rates),
     )
     report.plan = (simulate.proven(lambda held: changeplan.build(accepted.findings, built.facts, held), built.facts,
                                    report.score, report.findings,

@@ -63,7 +63,7 @@ def test_script_bundle_reviews_like_the_fixture(shell: str, tmp_path: Path) -> N
 
 def test_script_sends_only_the_allowlist(tmp_path: Path) -> None:
     text = script.render("solaris", "sudo")
-    runs = [line for line in text.splitlines() if line.startswith("run ")]
+    runs = [line for line in text.splitlines() if line.startswith(("run ", "run_sampled "))]
     assert len(runs) == len(platforms.collected("solaris"))
     assert "'sudo -n ldm list -l -p'" in text and "'kstat -p'" in text
     assert "$(" not in text and "local " not in text and "[[" not in text  # Bourne shell
@@ -176,3 +176,41 @@ def test_a_command_timeout_of_zero_is_refused_not_applied(tmp_path: Path) -> Non
     run = subprocess.run(["dash", str(path)], env={**env, "ADVISOR_COMMAND_TIMEOUT": "0"}, capture_output=True,
                          text=True, timeout=60)
     assert run.returncode == 2 and run.stderr == "ADVISOR_COMMAND_TIMEOUT=0: give whole seconds, at least 1\n"
+
+
+@pytest.mark.parametrize("shell", SHELLS)
+def test_with_a_sample_the_script_reads_the_counters_again_and_the_bundle_gives_rates(shell: str, tmp_path: Path) -> None:
+    """ADVISOR_SAMPLE=1: kstat -p again a second after its first run, kept as kstat-p~2.txt."""
+    sampled = CAPTURES.parent / "sampled/t5-primary-30s"
+    env = {**_stub_host(tmp_path, sampled), "ADVISOR_SAMPLE": "1"}
+    path = tmp_path / "collect.sh"
+    path.write_text(script.render("solaris"))
+    (tmp_path / "out").mkdir()
+    argv = [shell, "sh", str(path)] if shell == "busybox" else [shell, str(path)]
+    run = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    [tarball] = (tmp_path / "out").glob("*.tar.gz")
+    with tarfile.open(tarball) as tar:
+        top = tar.getnames()[0].split("/")[0]
+        manifest = __import__("yaml").safe_load(tar.extractfile(f"{top}/manifest.yaml"))
+        second = tar.extractfile(f"{top}/kstat-p~2.txt").read()
+    assert second == (sampled / "kstat-p~2.txt").read_bytes() and manifest["sample"] == "1s"
+    readings = [c for c in manifest["commands"] if c["command"] == "kstat -p"]
+    assert [c["id"] for c in readings] == ["kstat-p", "kstat-p~2"] and all(c["taken_at"] for c in readings)
+    assert all(len(c["sha256"]) == 64 for c in readings)
+    live = json.loads(run_cli("review", str(tarball), "-f", "json").stdout)["hosts"][0]
+    fixture = json.loads(run_cli("review", str(sampled), "-f", "json").stdout)["hosts"][0]
+    assert live["errors"] == [] and live["unused"] == []
+    for side in (live, fixture):
+        side["rates"].pop("samples")
+    assert live["rates"] == fixture["rates"]
+
+
+@pytest.mark.parametrize("value", ["601", "05", "30s", "-1"])
+def test_a_sample_out_of_bounds_is_refused(tmp_path: Path, value: str) -> None:
+    env = _stub_host(tmp_path, CAPTURES / "s11-guest-untuned")
+    path = tmp_path / "collect.sh"
+    path.write_text(script.render("solaris"))
+    run = subprocess.run(["dash", str(path)], env={**env, "ADVISOR_SAMPLE": value}, capture_output=True,
+                         text=True, timeout=60)
+    assert run.returncode == 2 and run.stderr == f"ADVISOR_SAMPLE={value}: give whole seconds, 1 to 600 (0: once)\n"

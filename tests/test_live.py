@@ -177,6 +177,36 @@ def test_collect_writes_private_atomic_bundles_that_review_reads(sshd, access, t
     assert {"ldoms.dring-mode", "ldoms.vf-mtu"} <= {f["rule"] for f in reviewed["findings"]}
 
 
+def test_collect_with_sample_reads_the_counters_twice_and_audit_reports_their_rates(sshd, access, tmp_path) -> None:
+    """--sample: kstat -p again after the round, kept as kstat-p~2.txt with both times in the manifest."""
+    sampled = CAPTURES.parent / "sampled/t5-primary-30s"
+    sshd.assign("127.0.0.7", sampled)
+    before = len(sshd.sent())
+    try:
+        out = tmp_path / "captures"
+        res = run_cli("collect", "127.0.0.7", *access, "-o", str(out), "--sample", "1s")
+        assert res.returncode == 0, res.stderr
+        bundle = out / "127.0.0.7"
+        assert (bundle / "kstat-p.txt").read_bytes() == (sampled / "kstat-p.txt").read_bytes()
+        assert (bundle / "kstat-p~2.txt").read_bytes() == (sampled / "kstat-p~2.txt").read_bytes()
+        manifest = yaml.safe_load((bundle / "manifest.yaml").read_text())
+        assert manifest["sample"] == "1s"
+        readings = [c for c in manifest["commands"] if c["command"] == "kstat -p"]
+        assert [(c["id"], c["file"]) for c in readings] == [("kstat-p", "kstat-p.txt"), ("kstat-p~2", "kstat-p~2.txt")]
+        assert all(c["taken_at"] for c in readings) and readings[0]["taken_at"] < readings[1]["taken_at"]
+        assert [line for line in sshd.sent()[before:] if line.startswith("127.0.0.7 kstat")] == ["127.0.0.7 kstat -p"] * 2
+        sshd.assign("127.0.0.7", sampled)  # its first dump first again
+        live = json.loads(run_cli("audit", "127.0.0.7", *access, "-f", "json", "--sample", "1s").stdout)["hosts"][0]
+        offline = json.loads(run_cli("review", str(sampled), "-f", "json").stdout)["hosts"][0]
+        for side in (live, offline):
+            side["rates"].pop("samples")
+        assert live["rates"] == offline["rates"] and live["rates"]["cpu_busy"] > 0.34
+    finally:
+        sshd.assign("127.0.0.7", GUEST)
+    refused = run_cli("collect", "127.0.0.7", *access, "-o", str(tmp_path / "x"), "--sample", "11m")
+    assert refused.returncode == 2 and refused.stderr.strip().endswith("give between 1 s and 10 minutes")
+
+
 def test_only_allowlisted_commands_are_ever_sent(sshd, tmp_path, monkeypatch) -> None:
     sent: list[str] = []
     real_run = Session.run

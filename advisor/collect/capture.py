@@ -46,6 +46,15 @@ class RawOutput:
             yield from fh
 
 
+def _second_sample(command_id: str) -> str | None:
+    """`kstat-p~2` for an output read twice (--sample), else None."""
+    from advisor import platforms
+    from advisor.platforms.spec import SECOND
+
+    found = platforms.known(command_id)
+    return command_id + SECOND if found is not None and found[0].output.sampled and not found[1] else None
+
+
 @dataclass
 class Missing:
     """A command that was run but gave no usable output."""
@@ -73,6 +82,9 @@ class Capture:
 
     def add(self, output: RawOutput) -> None:
         output.file = readable(output.file)
+        if output.command_id in self.outputs and (second := _second_sample(output.command_id)) is not None \
+                and second not in self.outputs:  # two dumps of counters in one bundle: the second is a sample
+            output.command_id = second
         if output.command_id in self.outputs:
             self.errors.append(
                 f"{output.file}: a second {output.command_id} output "

@@ -7,6 +7,7 @@ import re
 from functools import cache
 
 from advisor import platforms
+from advisor.platforms.spec import SECOND
 
 _ITEM = r"[\w.:-]+"
 
@@ -40,10 +41,15 @@ def command_id_for_name(name: str) -> str | None:
         return files[name]
     if name.endswith(".txt") and name[:-4] in commands():
         return name[:-4]
+    if name.endswith(SECOND + ".txt") and (first := command_id_for_name(name[:-len(SECOND + ".txt")] + ".txt")) \
+            and platforms.known(first + SECOND) is not None:
+        return first + SECOND  # kstat-p~2.txt: the second sample of kstat-p
     return None
 
 
 def command_line(command_id: str) -> str:
+    if command_id.endswith(SECOND) and platforms.known(command_id) is not None:
+        return command_line(command_id[:-len(SECOND)])
     found = platforms.known(command_id)
     if found is not None and found[0].template is not None and found[1] is not None:
         return found[0].output.line.replace("{name}", found[1])

@@ -12,7 +12,8 @@ import hashlib
 import os
 import secrets
 import shutil
-from collections.abc import Iterator
+import time
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -22,10 +23,11 @@ import yaml
 
 from advisor.collect.limits import MAX_PER_ITEM_BYTES
 from advisor import scratch
-from advisor.collect import allowlist
+from advisor.collect import allowlist, sampling
 from advisor.collect.ssh import CollectError, CommandTimeout, KnownHosts, Session, SshOptions, disk_error, resolve
 from advisor.collect.targets import Target
 from advisor.errors import InputError, brief
+from advisor.platforms.spec import SECOND
 
 STDERR_KEPT = 2000
 
@@ -202,9 +204,13 @@ def _collect(target: Target, options: SshOptions, dest: Path, privilege: str | N
                 _platform, commands = allowlist.platforms_by_uname()[system]
                 with _this_disk(target.alias):
                     tmp.mkdir(mode=0o700)
-                    entries = [e for c in commands for e in _collect_one(session, c, privilege, tmp)]
+                    entries, first = _round(session, commands, privilege, tmp, options.sample)
+                    if options.sample is not None and first is not None:  # the counters again, that long after
+                        time.sleep(max(0.0, options.sample - (time.monotonic() - first)))
+                        entries += _round(session, [c for c in commands if c.sampled], privilege, tmp, 0.0, SECOND)[0]
+            sampled = {"sample": sampling.shown(options.sample)} if options.sample is not None else {}
             with _this_disk(target.alias):
-                return Collected(target, bundle=_finish(target, tmp, final, commands=entries))
+                return Collected(target, bundle=_finish(target, tmp, final, **sampled, commands=entries))
         except Exception as exc:  # noqa: BLE001 - whatever a host's output or the disk does, it costs this host only
             return Collected(target, error=str(exc) if isinstance(exc, CollectError)
                              else f"{target.alias}: collection failed ({brief(exc)})")
@@ -214,7 +220,25 @@ MAX_ITEMS = 1024  # interfaces a host's per-interface commands may report; a hos
 DETECT_BYTES = 4096  # `uname -s` prints a word
 
 
-def _collect_one(session: Session, command: allowlist.Command, privilege: str | None, folder: Path) -> list[dict]:
+def _round(session: Session, commands: Iterable[allowlist.Command], privilege: str | None, folder: Path,
+           sample: float | None, suffix: str = "") -> tuple[list[dict], float | None]:
+    """Each command's manifest entries; with `sample`, the sampled ones carry
+    their `taken_at`, and the monotonic time the first of them started is returned."""
+    entries: list[dict] = []
+    first: float | None = None
+    for c in commands:
+        if sample is None or not c.sampled:
+            entries += _collect_one(session, c, privilege, folder)
+            continue
+        started, at = time.monotonic(), datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+        first = started if first is None else first
+        entries += [{**e, "taken_at": at} for e in _collect_one(session, c, privilege, folder, suffix)]
+    return entries, first
+
+
+def _collect_one(session: Session, command: allowlist.Command, privilege: str | None, folder: Path,
+                 suffix: str = "") -> list[dict]:
+    """`suffix` (SECOND) names a second reading: `kstat-p~2`, `ethtool-S@eth0~2`."""
     ran = _run_command(session, command, privilege, folder)
     if command.per_item and ran.status == 0:
         if ran.out.size > MAX_PER_ITEM_BYTES:
@@ -228,15 +252,16 @@ def _collect_one(session: Session, command: allowlist.Command, privilege: str | 
             if section.item not in seen:
                 seen.add(section.item)
                 sections.append(section)
-        entries = [_entry(f"{ran.id}@{s.item}", f"{ran.id}@{s.item}.txt", ran.line, s.exit_status, _Section(s.text),
+        entries = [_entry(f"{ran.id}@{s.item}{suffix}", f"{ran.id}@{s.item}{suffix}.txt", ran.line, s.exit_status,
+                          _Section(s.text),
                           s.text.decode("utf-8", "replace") if s.exit_status != 0 else "", folder)
                    for s in sections[:MAX_ITEMS]]
         if len(sections) > MAX_ITEMS:
             entries.append({"id": ran.id, "file": None, "command": ran.line, "exit_status": 1,
                             "stderr": f"{len(sections):,} items, more than the {MAX_ITEMS:,} kept"})
         return entries
-    name = f"{ran.id}.conf" if ran.id.startswith("driver-") else f"{ran.id}.txt"
-    return [_entry(ran.id, name, ran.line, ran.status, ran.out, ran.err, folder)]
+    name = f"{ran.id}.conf" if ran.id.startswith("driver-") else f"{ran.id}{suffix}.txt"
+    return [_entry(ran.id + suffix, name, ran.line, ran.status, ran.out, ran.err, folder)]
 
 
 def _entry(cid: str, name: str, line: str, status: int | None, out: _Spool | _Section, err: str,

@@ -31,6 +31,7 @@ class ManifestCommand(BaseModel):
     exit_status: int | None = None  # null: the command never finished (timed out)
     stderr: str = ""
     sha256: str | None = None
+    taken_at: datetime | None = None  # when it was run, for an output read twice (--sample): each sample's time
 
 
 class Manifest(BaseModel):
@@ -39,6 +40,7 @@ class Manifest(BaseModel):
     host: str | None = Field(default=None, max_length=255)  # a DNS name is at most 253
     collected_at: datetime | None = None
     not_collected: str | None = None  # why the host could not be collected (its collector's own words)
+    sample: str | None = None  # `--sample` as given (30s): counters read twice that far apart, `<id>~2.txt` the second
     commands: list[ManifestCommand] = []
 
 

@@ -13,9 +13,10 @@ import json
 import shlex
 
 from advisor import __version__, platforms
-from advisor.collect import allowlist
+from advisor.collect import allowlist, sampling
 from advisor.collect.limits import COMMAND_TIMEOUT_S, MAX_OUTPUT_BYTES, MAX_PER_ITEM_BYTES
 from advisor.errors import InputError
+from advisor.platforms.spec import SECOND
 
 _HEADER = """#!/bin/sh
 # advisor {version} collector for {platform} hosts.
@@ -26,7 +27,9 @@ _HEADER = """#!/bin/sh
 # reads it there (the Ansible collection). ADVISOR_HOST names the host in the bundle
 # (default: uname -n). ADVISOR_COMMAND_TIMEOUT stops a command after that many seconds
 # (default {timeout}); the bundle keeps what the others printed. ADVISOR_DEADLINE bounds
-# the whole collection the same way (seconds; default none).
+# the whole collection the same way (seconds; default none). ADVISOR_SAMPLE reads the
+# counters ({sampled}) again that many seconds after the first time, for rates
+# (whole seconds, 1 to {most}; default 0: once), as advisor collect's --sample.
 PATH=$PATH:/usr/sbin:/usr/bin:/sbin:/bin:/opt/SUNWldm/bin:/usr/contrib/bin
 export PATH
 umask 077
@@ -44,6 +47,11 @@ limit=${{ADVISOR_COMMAND_TIMEOUT:-{timeout}}}  # seconds a command may take, as 
 case $limit in ''|*[!0-9]*|0|0*) echo "ADVISOR_COMMAND_TIMEOUT=$limit: give whole seconds, at least 1" >&2; exit 2 ;; esac
 deadline=${{ADVISOR_DEADLINE:-0}}  # seconds the whole collection may take (0: no limit)
 case $deadline in ''|*[!0-9]*) echo "ADVISOR_DEADLINE=$deadline: give whole seconds" >&2; exit 2 ;; esac
+sample=${{ADVISOR_SAMPLE:-0}}  # seconds between the two readings of the counters (0: read once)
+case $sample in ''|*[!0-9]*|0?*) echo "ADVISOR_SAMPLE=$sample: give whole seconds, 1 to {most} (0: once)" >&2; exit 2 ;; esac
+if [ $sample -gt {most} ]; then echo "ADVISOR_SAMPLE=$sample: give whole seconds, 1 to {most} (0: once)" >&2; exit 2; fi
+sampler=  # the sleep the second reading waits for, started with the first
+taken=  # the taken_at of a sampled command's manifest entry
 work=${{TMPDIR:-/tmp}}/advisor.$$
 dir=$work/bundle/$name  # beside, never among, the scratch files (err, items, host)
 rm -rf "$work"
@@ -53,7 +61,7 @@ if [ $deadline -gt 0 ]; then  # when the time is up, the command running is stop
 	( sleep $deadline; echo x > "$work/late"; [ -f "$work/pid" ] && kill -TERM `cat "$work/pid"` ) > /dev/null 2>&1 &
 	late=$!
 fi
-trap 'if [ -n "$late" ]; then kill $late 2> /dev/null; fi; rm -rf "$work"' 0
+trap 'if [ -n "$late" ]; then kill $late 2> /dev/null; fi; case x$sampler in x|xdone) ;; *) kill $sampler 2> /dev/null ;; esac; rm -rf "$work"' 0
 trap 'exit 1' 1 2 15
 manifest=$dir/manifest.yaml
 
@@ -75,6 +83,7 @@ echo "format: advisor-capture/1" > "$manifest"
 printf '%s\\n' "$host" > "$work/host"
 printf '%s\\n' "host: \\"`yaml_text "$work/host"`\\"" >> "$manifest"
 echo "collected_at: \\"`date -u +%Y-%m-%dT%H:%M:%SZ`\\"" >> "$manifest"
+if [ $sample -gt 0 ]; then echo "sample: \\"${{sample}}s\\"" >> "$manifest"; fi
 echo "commands:" >> "$manifest"
 """
 
@@ -119,11 +128,22 @@ run() {
 		bounded "$dir/$file" @@MAX_OUTPUT@@ "$cmd"
 	fi
 	if [ "$status" = 0 ] && [ -s "$dir/$file" ]; then
-		printf '%s\n' "  - {id: $id, file: $file, command: \"$yaml_cmd\", exit_status: $status, stderr: \"`yaml_text $work/err`\", sha256: `hash256 $dir/$file`}" >> "$manifest"
+		printf '%s\n' "  - {id: $id, file: $file, command: \"$yaml_cmd\", exit_status: $status, stderr: \"`yaml_text $work/err`\", ${taken}sha256: `hash256 $dir/$file`}" >> "$manifest"
 	else
 		rm -f "$dir/$file"
-		printf '%s\n' "  - {id: $id, file: null, command: \"$yaml_cmd\", exit_status: $status, stderr: \"`yaml_text $work/err`\"}" >> "$manifest"
+		printf '%s\n' "  - {id: $id, file: null, command: \"$yaml_cmd\", ${taken}exit_status: $status, stderr: \"`yaml_text $work/err`\"}" >> "$manifest"
 	fi
+}
+
+# run_sampled ARGS...: run's, for a command whose counters are read twice with
+# $sample: its entry says when it ran, and the first one starts the wait
+run_sampled() {
+	if [ $sample -gt 0 ]; then
+		taken="taken_at: \"`date -u +%Y-%m-%dT%H:%M:%SZ`\", "
+		if [ -z "$sampler" ]; then sleep $sample > /dev/null 2>&1 & sampler=$!; fi
+	fi
+	run "$@"
+	taken=
 }
 
 # run_items ID YAML-COMMAND COMMAND [FALLBACK YAML-FALLBACK FALLBACK-ID]: a loop over
@@ -225,8 +245,12 @@ def render(platform: str, privilege: str | None = None) -> str:
     run = (_RUN.replace("@@MARKER@@", allowlist.MARKER.strip() + " ").replace("@@EXIT@@", allowlist.EXIT_MARKER)
            .replace("@@SKIP@@", str(len(allowlist.MARKER) + 1)).replace("@@MAX_OUTPUT@@", str(MAX_OUTPUT_BYTES))
            .replace("@@MAX_ITEMS@@", str(MAX_PER_ITEM_BYTES)))
-    lines = [_HEADER.format(version=__version__, platform=platform, timeout=COMMAND_TIMEOUT_S) + _ENCODE + run]
-    for c in by_name[platform]:
+    commands = by_name[platform]
+    counters = [c for c in commands if c.sampled and not c.per_item]  # per-item outputs: not sampled by the script yet
+    lines = [_HEADER.format(version=__version__, platform=platform, timeout=COMMAND_TIMEOUT_S, most=sampling.MOST_S,
+                            sampled=", ".join(c.line for c in counters) or "none on this platform") + _ENCODE + run]
+    second: list[str] = []
+    for c in commands:
         line = allowlist.wrapped(c, c.line, privilege)
         fallback = allowlist.wrapped(c, c.fallback, privilege) if c.fallback else None
         fallback_id = c.fallback_id or c.id
@@ -237,5 +261,12 @@ def render(platform: str, privilege: str | None = None) -> str:
         args = [c.id, allowlist.file_name(c), _yaml(line), line]
         if fallback:
             args += [fallback, _yaml(fallback), f"{fallback_id}.txt", fallback_id]
-        lines.append("run " + " ".join(shlex.quote(a) for a in args))
+        lines.append(("run_sampled " if c in counters else "run ") + " ".join(shlex.quote(a) for a in args))
+        if c in counters:
+            again = [c.id + SECOND, f"{c.id}{SECOND}.txt", _yaml(line), line]
+            if fallback:
+                again += [fallback, _yaml(fallback), f"{fallback_id}{SECOND}.txt", fallback_id + SECOND]
+            second.append("\trun_sampled " + " ".join(shlex.quote(a) for a in again))
+    if second:  # the counters again, $sample seconds after they were first read
+        lines += ['if [ $sample -gt 0 ] && [ -n "$sampler" ]; then', "\twait $sampler", "\tsampler=done", *second, "fi"]
     return "\n".join(lines) + "\n" + _FOOTER.replace("@@MAX_SENT@@", str(MAX_SENT_BYTES))

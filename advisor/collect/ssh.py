@@ -45,6 +45,7 @@ class SshOptions:
     connect_timeout: float = 10.0
     command_timeout: float = 300.0
     config_exec: bool = False  # let `Match exec` in the ssh_config run its command (--ssh-config-exec)
+    sample: float | None = None  # --sample: seconds between the two readings of the counters (collect/sampling.py)
 
     def check_files(self) -> None:
         """The files named on the command line are regular files: paramiko

@@ -265,6 +265,7 @@ class HostFacts(Fact):
     links: list[Link] | None = None
     ldcs: list[LdcChannel] | None = None
     inputs: list[str] = []  # command ids whose output was read
+    rates: "Rates | None" = None  # two samples of its counters: rates (facts/traffic.py); None with one sample
     filtered: dict[str, Filtered] = {}  # command id -> how its output was filtered
 
 
@@ -307,3 +308,6 @@ def record_of(field: str) -> type[Record] | None:
         if inner and isinstance(inner[0], type) and issubclass(inner[0], Record):
             return inner[0]
     return None
+
+
+from advisor.facts.traffic import Rates  # noqa: E402 - its records build on Fact, above; `rates` names it

@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from advisor.platforms.spec import Command, Family, Output, Pack, Pattern
+from advisor.platforms.spec import SECOND, Command, Family, Output, Pack, Pattern
 
 HERE = Path(__file__).parent
 
@@ -94,6 +94,9 @@ def outputs() -> dict[str, Known]:
 
 def known(command_id: str) -> tuple[Known, str | None] | None:
     """The declaration of an output by its command id (`ethtool-k@eth0`, `driver-ixgbe`) and its item or name."""
+    if command_id.endswith(SECOND):  # the second sample of a sampled output: read by the same parser
+        found = known(command_id[:-len(SECOND)])
+        return found if found is not None and found[0].output.sampled else None
     base, at, item = command_id.partition("@")
     if (k := outputs().get(base)) is not None and (k.output.per_item or not at):
         return k, item or None

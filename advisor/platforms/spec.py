@@ -16,6 +16,13 @@ from typing import Literal
 MARKER = "@@advisor "
 EXIT_MARKER = "@@advisor-exit "
 ITEM = r"[A-Za-z0-9_.:-]{1,64}"
+# An output read twice (`--sample 30s`: counters, for rates) keeps its first
+# reading as `<id>.txt`, what every rule reads, and its second as
+# `<id>~2.txt`, command id `<id>~2`: `~` is in no command id or ITEM, so the
+# name says which output it is the second sample of; and it sorts after `.`,
+# so an older advisor reading a bundle without its manifest (by content, in
+# name order) still takes `<id>.txt` as the output and sets the second aside.
+SECOND = "~2"
 
 
 class Pattern:
@@ -59,6 +66,7 @@ class Output:
     form_of: str | None = None  # another form of this output: a file named for one may hold the other
     explorer: tuple[str, ...] = ()  # its paths in an Oracle Explorer archive
     sosreport: tuple[str, ...] = ()  # its paths in a sosreport
+    sampled: bool = False  # cumulative counters: `--sample` reads it a second time, kept as `<id>~2.txt` (SECOND)
 
 
 @dataclass(frozen=True)
@@ -70,6 +78,7 @@ class Command:
     fallback: str | None = None  # sent instead when `line` fails (older releases, xm for xl)
     fallback_id: str | None = None  # the fallback's own command id, when its output differs
     per_item: bool = False  # output is MARKER-separated sections, one file per interface
+    sampled: bool = False  # run again after `--sample` DURATION: its second output is `<id>~2` (SECOND)
 
     @property
     def file(self) -> str:

@@ -4,12 +4,13 @@ results, findings, plans, host reports. Field names are a contract (DESIGN.md)."
 import re
 from datetime import datetime, timezone
 from enum import Enum
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, SerializerFunctionWrapHandler, model_serializer
 
 from advisor.changes import Change, RunsIn
 from advisor.facts.models import HostFacts
+from advisor.results.rates import Rates
 
 Status = Literal["pass", "fail", "not_applicable", "unknown"]
 
@@ -386,6 +387,15 @@ class HostReport(_Headline, BaseModel):
     baseline: BaselineNote | None = None
     plan: ChangePlan | None = None
     collected_at: datetime | None = None  # when the bundle was collected, as its manifest says
+    rates: Rates | None = None  # two samples of the counters (--sample): rates; left out of the JSON when absent
+
+    @model_serializer(mode="wrap")
+    def _without_absent_rates(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """A report of one sample is written as before `rates` existed, byte for byte."""
+        data: dict[str, Any] = handler(self)
+        if data.get("rates", ...) is None:
+            del data["rates"]
+        return data
 
     @property
     def node(self) -> str:

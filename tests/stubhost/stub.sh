@@ -53,7 +53,10 @@ case "$tool $*" in
 		serve dladm-show-linkprop.txt
 	fi
 	echo "dladm: no table form stored" >&2; exit 1 ;;
-"kstat -p") serve kstat-p.txt ;;
+"kstat -p")  # a bundle of two samples answers its second dump the second time (--sample)
+	if [ -f "$host/kstat-p~2.txt" ] && [ -f "$host/.kstat-read" ]; then serve kstat-p~2.txt; fi
+	[ -f "$host/kstat-p~2.txt" ] && : > "$host/.kstat-read"
+	serve kstat-p.txt ;;
 "cat /etc/os-release") serve release.txt ;;
 "ip -o link") serve ip-link.txt ;;
 "brctl show") serve brctl-show.txt ;;

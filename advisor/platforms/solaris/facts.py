@@ -8,7 +8,8 @@ from typing import Any
 
 from advisor.facts.models import HostFacts, Link, TcpDrift, TcpProp
 from advisor.parsers.text import driver_of, parse_int
-from advisor.platforms.solaris import kstat_facts
+from advisor.platforms.solaris import kstat_facts, kstat_rates
+from advisor.platforms.spec import SECOND
 from advisor.platforms.solaris.parsers.dladm import LinkProp, PhysLink
 
 # ipadm (Solaris 11) and ndd (Solaris 10) names of the TCP receive buffer.
@@ -29,6 +30,9 @@ def build(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> No
     _links(facts, parsed, files)
     if (stats := parsed.get("kstat-p")) is not None:
         facts.tcp_lso = kstat_facts.tcp_lso(stats, files["kstat-p"])
+        second = parsed.get("kstat-p" + SECOND)
+        facts.rates = kstat_rates.build(stats, second, ", ".join(files[c] for c in ("kstat-p", "kstat-p" + SECOND)
+                                                                  if c in parsed))
     _tunables(facts, parsed, files)
     name_release(facts)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from advisor.facts.models import LdcChannel, TcpLso
 from advisor.platforms.solaris.parsers.kstat import KstatKey, KstatValue
-from advisor.platforms.solaris.parsers.kstat_wanted import LDC_COUNTERS
+from advisor.platforms.solaris.parsers.kstat_wanted import LDC_COUNTERS, LDC_STATS, TCP_LSO_STATS
 from advisor.parsers.text import parse_int
 
 
@@ -20,6 +20,8 @@ def ldc_channels(stats: dict[KstatKey, KstatValue], file: str) -> list[LdcChanne
             if value is not None:
                 ch.counters[key.statistic] = value
             continue
+        if key.statistic not in LDC_STATS:  # bytes and times: read for rates (facts/traffic)
+            continue
         setattr(ch, key.statistic, value)
         ch.evidence[key.statistic] = f"{file}:{val.line}"
     return sorted(channels.values(), key=lambda c: (c.module, c.instance, c.name))
@@ -29,7 +31,7 @@ def tcp_lso(stats: dict[KstatKey, KstatValue], file: str) -> TcpLso | None:
     lso = TcpLso()
     found = False
     for key, val in stats.items():
-        if key.module != "tcp":
+        if key.module != "tcp" or (key.statistic not in TCP_LSO_STATS and key.statistic != "outDataSegs"):
             continue
         field = "out_data_segs" if key.statistic == "outDataSegs" else key.statistic.removeprefix("tcp_lso_")
         setattr(lso, field, parse_int(val.value))

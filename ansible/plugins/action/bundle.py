@@ -48,6 +48,7 @@ ARGUMENTS = {
     "fail_uncollected": {"type": "bool", "default": True},
     "host": {"type": "str"},
     "command_timeout": {"type": "int", "default": 300},
+    "sample": {"type": "int", "default": 0},
 }
 
 
@@ -311,6 +312,7 @@ class ActionModule(ActionBase):
         self._fixup_perms2((shell.tmpdir, remote), execute=False)
         env = shell.env_prefix(ADVISOR_OUT="-", ADVISOR_HOST=host,
                                ADVISOR_COMMAND_TIMEOUT=str(max(1, args["command_timeout"])),
+                               ADVISOR_SAMPLE=str(args["sample"]),
                                ADVISOR_DEADLINE=str(self._deadline()))
         ran = self._low_level_execute_command(f"{env} /bin/sh {shell.quote(remote)}", sudoable=True)
         stdout, stderr = to_text(ran.get("stdout", "")), to_text(ran.get("stderr", ""))

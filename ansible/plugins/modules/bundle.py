@@ -56,6 +56,13 @@ options:
         Keep it well under the task's C(timeout), which drops the whole host.
     type: int
     default: 300
+  sample:
+    description:
+      - Seconds after which the script reads the host's counters (C(kstat -p) on Solaris) a second time, for
+        rates (1 to 600; C(0) reads them once). The bundle keeps the second reading as C(kstat-p~2.txt) and its
+        manifest both times. The task's C(timeout) must allow for the wait.
+    type: int
+    default: 0
 notes:
   - The script keeps at most 512 MiB of one command's output (16 MiB for a per-interface command in all) and
     prints at most 64 MiB of compressed bundle, so a host cannot exhaust the controller's memory.

@@ -33,6 +33,21 @@ class KstatValue:
     line: int
 
 
+class Scan(dict[KstatKey, KstatValue]):
+    """What a dump holds: each kept statistic's last value (what the rules read).
+    A dump of several samples (`kstat -p ... 30 2`, or two runs one after the
+    other) also keeps its first and its last sample apart, in `samples`: a
+    statistic read again before the sample it is in has ended starts the next."""
+
+    samples: list[dict[KstatKey, KstatValue]]
+    rounds: int
+
+    def __init__(self, *args: object) -> None:
+        super().__init__(*args)
+        self.samples = []  # [first, last] when the dump holds two samples or more
+        self.rounds = 1
+
+
 # wanted(module, instance, name, statistic) decides what is kept.
 Wanted = Callable[[str, str, str, str], bool]
 
@@ -45,10 +60,11 @@ def _spaced(text: str) -> tuple[str, ...] | None:
 _TIMESTAMP = re.compile(r"^\s*(?:\d{9,11}|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \w{3} [ \d]\d \d\d:\d\d:\d\d (?:\w+ )?\d{4})\s*$")
 
 
-# kstats (module:instance:name) whose statistics a filter keeps: a domain has at
-# most 4,080 LDC channels (SPARC T5 and later), each one vnet or vsw kstat, and
-# tcp has two. Each is a subject the rules judge and a finding it may fail, so
-# a dump of more is refused as it is read, not judged for minutes.
+# kstats (module:instance:name) of one module whose statistics a filter keeps:
+# a domain has at most 4,080 LDC channels (SPARC T5 and later), each one vnet
+# or vsw kstat (the two counted together), at most 4,096 CPUs (cpu:N:sys), a
+# few links, and tcp has two. Each is a subject the rules judge and a finding
+# it may fail, so a dump of more is refused as it is read, not judged for minutes.
 MAX_KSTATS = 4_096
 
 
@@ -62,8 +78,12 @@ class _Reader:
         self.limit = None if wanted is everything else limit
         self.kstats: set[tuple[str, int, str]] = set()
         # (module, instance, name, statistic) -> (value, line): tuples hash and
-        # compare in C, a dump may repeat a statistic millions of times (rounds)
-        self.kept: dict[tuple[str, int, str, str], tuple[str, int]] = {}
+        # compare in C, a dump may repeat a statistic millions of times (rounds);
+        # the third item is the round (sample) the value was read in
+        self.kept: dict[tuple[str, int, str, str], tuple[str, int, int]] = {}
+        self.per_module: dict[str, int] = {}
+        self.round = 0  # a kept key read again in the same round starts the next one
+        self.first: dict[tuple[str, int, str, str], tuple[str, int, int]] | None = None  # the first round's, once a second began
         self.matched = 0
         self.last_ok = True
         self.text = ""
@@ -96,26 +116,47 @@ class _Reader:
                 raise ParseError(f"instance {instance[:20]}... of {len(instance):,} digits; not a kstat instance",
                                  line=number)
             key = (module, int(instance), name, statistic)
-            if self.limit is not None and key not in self.kept:
-                kstat = key[:3]
-                if kstat not in self.kstats:
-                    if len(self.kstats) >= self.limit:
-                        raise ParseError(f"more than {self.limit:,} of the kstats advisor reads (vnet and vsw "
-                                         f"channels: a domain has at most 4,080); not the dump of one host",
-                                         line=number)
-                    self.kstats.add(kstat)
-            self.kept[key] = (value, number)
+            old = self.kept.get(key)
+            if old is None:
+                if self.limit is not None:
+                    self._count(key, number)
+            elif old[2] == self.round:  # seen in this round already: a second run, or interval mode's next sample
+                if self.first is None:
+                    self.first = dict(self.kept)
+                self.round += 1
+            self.kept[key] = (value, number, self.round)
 
-    def result(self, number: int) -> dict[KstatKey, KstatValue]:
+    def _count(self, key: tuple[str, int, str, str], number: int) -> None:
+        """Kstats are counted per module: a domain's CPUs and its channels each stay under the limit."""
+        kstat = key[:3]
+        if kstat not in self.kstats:
+            group = "vnet" if key[0] == "vsw" else key[0]  # a domain's channels, of either module
+            held = self.per_module.get(group, 0)
+            if self.limit is not None and held >= self.limit:
+                what = ("vnet and vsw channels: a domain has at most 4,080" if group == "vnet"
+                        else f"{group} kstats; a domain has at most 4,096 CPUs")
+                raise ParseError(f"more than {self.limit:,} of the kstats advisor reads ({what}); "
+                                 f"not the dump of one host", line=number)
+            self.per_module[group] = held + 1
+            self.kstats.add(kstat)
+
+    def result(self, number: int) -> Scan:
         if self.matched == 0:
             raise ParseError("no kstat lines found" if number else "empty output")
         if not self.last_ok and ":" in self.text and "\t" not in self.text:
             raise ParseError("last line has no value (truncated file?)", line=number)
-        return {KstatKey(*key): KstatValue(value.strip(), line) for key, (value, line) in self.kept.items()}
+        scan = Scan({KstatKey(*key): KstatValue(value.strip(), line) for key, (value, line, _r) in self.kept.items()})
+        if self.first is not None:
+            last = self.round
+            scan.samples = [{KstatKey(*key): KstatValue(value.strip(), line) for key, (value, line, _r) in held}
+                            for held in (self.first.items(),
+                                         ((k, v) for k, v in self.kept.items() if v[2] == last))]
+            scan.rounds = last + 1
+        return scan
 
 
 def parse_stream(lines: Iterable[str], wanted: Wanted, modules: frozenset[str] | None = None,
-                 limit: int = MAX_KSTATS) -> dict[KstatKey, KstatValue]:
+                 limit: int = MAX_KSTATS) -> Scan:
     """`modules`, when given, lists every module `wanted` can accept: lines of
     other modules are checked for form but not offered to `wanted`."""
     reader = _Reader(wanted, modules, limit)
@@ -130,7 +171,7 @@ MAX_LINE = 1 << 20  # a kstat -p line is a name and a value: a few hundred bytes
 
 
 def scan_file(path: Path, wanted: Wanted, modules: frozenset[str], statistics: frozenset[str] | None = None,
-              limit: int = MAX_KSTATS) -> dict[KstatKey, KstatValue]:
+              limit: int = MAX_KSTATS) -> Scan:
     """parse_stream's result for a file, without reading every line as Python:
     the rules want a few hundred of a dump's hundred thousand lines. Once the
     file has shown a kstat line, each 1 MiB block is searched for lines that
@@ -230,7 +271,7 @@ def _judge_tail(reader: _Reader, tail: list[bytes], number: int) -> None:
 
 
 def _slow(path: Path, wanted: Wanted, modules: frozenset[str], statistics: frozenset[str] | None = None,
-          limit: int = MAX_KSTATS) -> dict[KstatKey, KstatValue]:
+          limit: int = MAX_KSTATS) -> Scan:
     """scan_file's result, every line read as Python (`statistics` need not be given: `wanted` decides)."""
     with path.open(encoding="utf-8", errors="replace") as fh:
         return parse_stream(_bounded(fh), wanted, modules, limit)
@@ -251,5 +292,5 @@ def everything(module: str, instance: str, name: str, statistic: str) -> bool:
     return True
 
 
-def parse(text: str, wanted: Wanted = everything) -> dict[KstatKey, KstatValue]:
+def parse(text: str, wanted: Wanted = everything) -> Scan:
     return parse_stream(text.splitlines(), wanted)

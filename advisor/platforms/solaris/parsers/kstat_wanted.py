@@ -1,4 +1,4 @@
-"""The kstat statistics advisor's rules read: a dump is scanned for these alone."""
+"""The kstat statistics advisor's rules and rates read: a dump is scanned for these alone."""
 
 from __future__ import annotations
 
@@ -14,18 +14,37 @@ LDC_STATS = {"dring_mode", "lso_enabled", "lso_max_len", "lso_opackets"}
 # packets are lost (illumos vgen_stats.c names these per LDC).
 LDC_COUNTERS = {"opackets64", "ipackets64", "ierrors", "oerrors", "norcvbuf", "noxmtbuf", "tx_no_desc",
                 "rx_allocb_fail", "rx_lost_pkts"}
-MODULES = frozenset({"vnet", "vsw", "tcp"})
+# What rates need besides (issue #29): bytes per LDC, and each kstat's times.
+LDC_RATE_COUNTERS = {"rbytes64", "obytes64"}
+TIMES = {"snaptime", "crtime"}  # every kstat instance has both (kstat -p prints them among its statistics)
+# link:0:<link> (illumos dls_stat.c): the 64-bit traffic counters, the 32-bit loss counters, the line rate
+LINK_STATS = {"rbytes64", "obytes64", "ipackets64", "opackets64", "norcvbuf", "noxmtbuf", "ierrors", "oerrors",
+              "ifspeed"}
+# cpu:<n>:sys (illumos cpu.c): busy time in nanoseconds, ticks where nanoseconds are absent
+CPU_STATS = {"cpu_nsec_idle", "cpu_nsec_kernel", "cpu_nsec_user", "cpu_ticks_idle", "cpu_ticks_kernel",
+             "cpu_ticks_user", "cpu_ticks_wait"}
+MODULES = frozenset({"vnet", "vsw", "tcp", "link", "cpu"})
 TCP_LSO_STATS = {"tcp_lso_enabled", "tcp_lso_disabled", "tcp_lso_times", "tcp_lso_pkt_out"}
-STATISTICS = frozenset(LDC_STATS | LDC_COUNTERS | TCP_LSO_STATS | {"outDataSegs"})  # every one `wanted` accepts
+STATISTICS = frozenset(LDC_STATS | LDC_COUNTERS | LDC_RATE_COUNTERS | TIMES | LINK_STATS | CPU_STATS
+                       | TCP_LSO_STATS | {"outDataSegs"})  # every one `wanted` accepts
 
 
 def wanted(module: str, instance: str, name: str, statistic: str) -> bool:
     if module == "vnet" or module == "vsw":
-        return (statistic in LDC_STATS or statistic in LDC_COUNTERS) and bool(_LDC_NAME.match(name))
+        return ((statistic in LDC_STATS or statistic in LDC_COUNTERS or statistic in LDC_RATE_COUNTERS
+                 or statistic in TIMES) and bool(_LDC_NAME.match(name)))
+    if module == "link":
+        return instance == "0" and (statistic in LINK_STATS or statistic in TIMES)
+    if module == "cpu":
+        return name == "sys" and (statistic in CPU_STATS or statistic in TIMES)
     if module == "tcp" and instance == "0":
-        return (name == "tcpstat" and statistic in TCP_LSO_STATS) or (name == "tcp" and statistic == "outDataSegs")
+        return ((name == "tcpstat" and (statistic in TCP_LSO_STATS or statistic in TIMES))
+                or (name == "tcp" and (statistic == "outDataSegs" or statistic in TIMES)))
     return False
 
 
-def scan_output(output: RawOutput) -> dict[KstatKey, KstatValue]:
+def scan_output(output: RawOutput) -> kstat.Scan:
     return kstat.scan_file(output.path, wanted, MODULES, STATISTICS)
+
+
+__all__ = ["KstatKey", "KstatValue", "scan_output", "wanted"]

@@ -7,7 +7,9 @@
 # reads it there (the Ansible collection). ADVISOR_HOST names the host in the bundle
 # (default: uname -n). ADVISOR_COMMAND_TIMEOUT stops a command after that many seconds
 # (default 300); the bundle keeps what the others printed. ADVISOR_DEADLINE bounds
-# the whole collection the same way (seconds; default none).
+# the whole collection the same way (seconds; default none). ADVISOR_SAMPLE reads the
+# counters (none on this platform) again that many seconds after the first time, for rates
+# (whole seconds, 1 to 600; default 0: once), as advisor collect's --sample.
 PATH=$PATH:/usr/sbin:/usr/bin:/sbin:/bin:/opt/SUNWldm/bin:/usr/contrib/bin
 export PATH
 umask 077
@@ -25,6 +27,11 @@ limit=${ADVISOR_COMMAND_TIMEOUT:-300}  # seconds a command may take, as advisor 
 case $limit in ''|*[!0-9]*|0|0*) echo "ADVISOR_COMMAND_TIMEOUT=$limit: give whole seconds, at least 1" >&2; exit 2 ;; esac
 deadline=${ADVISOR_DEADLINE:-0}  # seconds the whole collection may take (0: no limit)
 case $deadline in ''|*[!0-9]*) echo "ADVISOR_DEADLINE=$deadline: give whole seconds" >&2; exit 2 ;; esac
+sample=${ADVISOR_SAMPLE:-0}  # seconds between the two readings of the counters (0: read once)
+case $sample in ''|*[!0-9]*|0?*) echo "ADVISOR_SAMPLE=$sample: give whole seconds, 1 to 600 (0: once)" >&2; exit 2 ;; esac
+if [ $sample -gt 600 ]; then echo "ADVISOR_SAMPLE=$sample: give whole seconds, 1 to 600 (0: once)" >&2; exit 2; fi
+sampler=  # the sleep the second reading waits for, started with the first
+taken=  # the taken_at of a sampled command's manifest entry
 work=${TMPDIR:-/tmp}/advisor.$$
 dir=$work/bundle/$name  # beside, never among, the scratch files (err, items, host)
 rm -rf "$work"
@@ -34,7 +41,7 @@ if [ $deadline -gt 0 ]; then  # when the time is up, the command running is stop
 	( sleep $deadline; echo x > "$work/late"; [ -f "$work/pid" ] && kill -TERM `cat "$work/pid"` ) > /dev/null 2>&1 &
 	late=$!
 fi
-trap 'if [ -n "$late" ]; then kill $late 2> /dev/null; fi; rm -rf "$work"' 0
+trap 'if [ -n "$late" ]; then kill $late 2> /dev/null; fi; case x$sampler in x|xdone) ;; *) kill $sampler 2> /dev/null ;; esac; rm -rf "$work"' 0
 trap 'exit 1' 1 2 15
 manifest=$dir/manifest.yaml
 
@@ -56,6 +63,7 @@ echo "format: advisor-capture/1" > "$manifest"
 printf '%s\n' "$host" > "$work/host"
 printf '%s\n' "host: \"`yaml_text "$work/host"`\"" >> "$manifest"
 echo "collected_at: \"`date -u +%Y-%m-%dT%H:%M:%SZ`\"" >> "$manifest"
+if [ $sample -gt 0 ]; then echo "sample: \"${sample}s\"" >> "$manifest"; fi
 echo "commands:" >> "$manifest"
 # encode: standard input as text, after a line naming the encoding
 encode() {
@@ -106,11 +114,22 @@ run() {
 		bounded "$dir/$file" 536870912 "$cmd"
 	fi
 	if [ "$status" = 0 ] && [ -s "$dir/$file" ]; then
-		printf '%s\n' "  - {id: $id, file: $file, command: \"$yaml_cmd\", exit_status: $status, stderr: \"`yaml_text $work/err`\", sha256: `hash256 $dir/$file`}" >> "$manifest"
+		printf '%s\n' "  - {id: $id, file: $file, command: \"$yaml_cmd\", exit_status: $status, stderr: \"`yaml_text $work/err`\", ${taken}sha256: `hash256 $dir/$file`}" >> "$manifest"
 	else
 		rm -f "$dir/$file"
-		printf '%s\n' "  - {id: $id, file: null, command: \"$yaml_cmd\", exit_status: $status, stderr: \"`yaml_text $work/err`\"}" >> "$manifest"
+		printf '%s\n' "  - {id: $id, file: null, command: \"$yaml_cmd\", ${taken}exit_status: $status, stderr: \"`yaml_text $work/err`\"}" >> "$manifest"
 	fi
+}
+
+# run_sampled ARGS...: run's, for a command whose counters are read twice with
+# $sample: its entry says when it ran, and the first one starts the wait
+run_sampled() {
+	if [ $sample -gt 0 ]; then
+		taken="taken_at: \"`date -u +%Y-%m-%dT%H:%M:%SZ`\", "
+		if [ -z "$sampler" ]; then sleep $sample > /dev/null 2>&1 & sampler=$!; fi
+	fi
+	run "$@"
+	taken=
 }
 
 # run_items ID YAML-COMMAND COMMAND [FALLBACK YAML-FALLBACK FALLBACK-ID]: a loop over
