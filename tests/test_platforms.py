@@ -119,3 +119,15 @@ def test_a_typed_virsh_command_line_names_the_domain_of_its_output() -> None:
     assert identify_command("virsh list --name") is None  # names only
     assert identify_text(" VCPU   CPU Affinity\n----------------------\n 0      0-3\n") is None
     assert identify_text(" Id   Name    State\n------------------------\n 1    rhel7   running\n") == "virsh-list"
+
+
+def test_what_a_rule_may_judge_one_by_one_is_declared_by_the_packs(cli, tmp_path: Path) -> None:
+    """Subjects are the packs' (domain: ldoms; interface: linux; lan: hpux), and a rule naming
+    one nothing declares is refused with the list of those that are."""
+    subjects = platforms.subjects()
+    assert subjects["domain"].field == "domains" and subjects["lan"].noun == "interface"
+    rule = (FIXTURES.parent / "advisor" / "platforms" / "linux" / "rules.yaml").read_text()
+    first = ("- id: " + rule.split("\n- id: ")[1]).replace("linux.", "site.", 1).replace("subject: interface", "subject: nic", 1)
+    (tmp_path / "mine.yaml").write_text(first)
+    res = cli("review", str(CAPTURES / "linux-gw-untuned"), "--rules", str(tmp_path))
+    assert res.returncode == 2 and "'nic' is not a subject a rule may judge (host, " in res.stderr

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from advisor import platforms
 from advisor.changes import Change
 from advisor.engine.cel_env import Expr, Scope, remember_checked
 from advisor.engine.cel_env import fields_read as _fields
@@ -25,20 +26,17 @@ from advisor.shell import shell_word
 
 Namer = Callable[[Any], str]
 
-SUBJECTS: dict[str, tuple[str | None, Namer]] = {
-    "host": (None, lambda f: f"host {f.nodename or f.host}"),
-    "domain": ("domains", lambda d: f"domain {d.name}"),
-    "vsw": ("vswitches", lambda v: f"vsw {v.name}"),
-    "vnet": ("vnets", lambda v: f"vnet {v.name}@{v.domain}"),
-    "link": ("links", lambda lk: f"link {lk.name}@{lk.domain}" if lk.domain else f"link {lk.name}"),
-    "ldc": ("ldcs", lambda c: f"ldc {c.module}:{c.instance}:{c.name}"),
-    "pcpu": ("pcpus", lambda p: f"pcpu {p.cpu}"),
-    "xen-vcpu": ("xen_guest_vcpus", lambda v: f"vcpu {v.domain}/{v.vcpu}"),
-    "bridge": ("bridges", lambda b: f"bridge {b.name}"),
-    "interface": ("interfaces", lambda i: f"interface {i.name}"),
-    "pci-card": ("pci_cards", lambda c: f"pci {c.card}"),
-    "lan": ("lan_interfaces", lambda lan: f"interface {lan.name}"),
-}
+
+
+def _subjects() -> dict[str, tuple[str | None, Namer]]:
+    """What a rule judges one by one: the host's fact listing them, and how a finding names one;
+    the host itself, and what each platform pack declares."""
+    table: dict[str, tuple[str | None, Namer]] = {"host": (None, lambda f: f"host {f.nodename or f.host}")}
+    table.update({name: (s.field, s.label) for name, s in platforms.subjects().items()})
+    return table
+
+
+SUBJECTS = _subjects()
 
 _NULL_TESTS = re.compile(r"\b(?:s|host|intent)\.[a-z0-9_.]+\s*[!=]=\s*null\b")
 _REF = re.compile(r"\b(s|host|intent)\.([a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*)")

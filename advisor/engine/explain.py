@@ -10,15 +10,14 @@ import re
 from dataclasses import dataclass
 
 from advisor import changes
+from advisor import platforms
 from advisor.changes import Change
 from advisor.engine.model import TEMPLATE, ChangeTemplate, Remedy, Rule
 from advisor.facts.models import host_record
 from advisor.results.model import Severity, without_comment
 
 # how {s.name} is called, by the rule's subject
-SUBJECT_NAMES = {"host": "host", "domain": "domain", "vsw": "vsw", "vnet": "vnet", "link": "link", "ldc": "channel",
-                 "pcpu": "cpu", "xen-vcpu": "vcpu", "bridge": "bridge", "interface": "interface", "pci-card": "card",
-                 "lan": "interface"}
+SUBJECT_NAMES = {"host": "host", **{name: s.noun for name, s in platforms.subjects().items()}}
 KIND_SAID = {"change": "change", "check": "read-only check, never run by a script",
              "prerequisite": "prerequisite, listed first and never run by a script"}
 SIZES_SAID = {"cores": "whole cores", "memory-gb": "memory", "vsw-mtu": "MTU"}  # Operation.sizes, as said

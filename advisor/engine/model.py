@@ -17,8 +17,6 @@ class Impact(str, Enum):
     host_reboot = "host-reboot"
 
 
-Subject = Literal["host", "domain", "vsw", "vnet", "link", "ldc", "pcpu", "xen-vcpu", "bridge", "interface", "pci-card",
-                  "lan"]
 
 _STRICT = ConfigDict(extra="forbid")
 TEMPLATE = re.compile(r"\{(s|host|p|v|intent|item)(?:\.([A-Za-z0-9_]+))?\}")  # a value in a rule's text: {s.name}
@@ -185,7 +183,7 @@ class Rule(BaseModel):
     model_config = _STRICT
     id: str
     title: str
-    subject: Subject
+    subject: str  # host, or what a platform pack lets its rules judge one by one (domain, interface ...)
     platforms: list[str] = Field(min_length=1)  # the families it judges; a platform pack's rules, its own
     severity: Severity
     host_applies: str = "true"  # decided on the host before its subjects are listed
@@ -218,6 +216,14 @@ class Rule(BaseModel):
     def _id(cls, value: str) -> str:
         if not re.fullmatch(r"[a-z0-9]+(?:\.[a-z0-9-]+)+", value):
             raise ValueError("rule ids look like 'area.name' in lower case")
+        return value
+
+    @field_validator("subject")
+    @classmethod
+    def _subject(cls, value: str) -> str:
+        known = ["host", *platforms.subjects()]
+        if value not in known:
+            raise ValueError(f"{value!r} is not a subject a rule may judge ({', '.join(known)})")
         return value
 
     @field_validator("platforms")

@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from advisor.platforms.spec import SECOND, Command, Family, Output, Pack, Pattern
+from advisor.platforms.spec import SECOND, Command, Family, Output, Pack, Pattern, Subject
 
 HERE = Path(__file__).parent
 
@@ -114,6 +114,18 @@ def patterns() -> list[tuple[Output, Pattern]]:
     order = list(reversed(packs()))
     tried = [(o, pat) for p in order for o in p.outputs for pat in o.recognised_by]
     return sorted(tried, key=lambda t: (t[1].last, not t[0].per_item))
+
+
+@cache
+def subjects() -> dict[str, Subject]:
+    """What rules may judge one by one, by name, from every pack (the host is the core's own)."""
+    found: dict[str, Subject] = {}
+    for p in packs():
+        for subject in p.subjects:
+            if subject.name in found or subject.name == "host":
+                raise RuntimeError(f"platform pack {p.name}: subject {subject.name} is declared twice")
+            found[subject.name] = subject
+    return found
 
 
 @cache

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Callable, Literal
 
 # Per-interface outputs come from one fixed loop over the host's own interfaces;
 # each section starts with this marker and the interface name, and becomes the
@@ -90,6 +90,17 @@ class Command:
 
 
 @dataclass(frozen=True)
+class Subject:
+    """What a rule may judge one by one (`subject: domain`): the host fact that lists them,
+    how `rules show` calls one (`<domain>`), and how a finding names one (`domain ldg1`)."""
+
+    name: str
+    field: str
+    noun: str
+    label: Callable[[Any], str]
+
+
+@dataclass(frozen=True)
 class Family:
     """An operating system family: what `uname -s` prints there, and how it reboots."""
 
@@ -112,6 +123,7 @@ class Pack:
     lines: tuple[tuple[str, str], ...] = ()  # tool -> "module:function" naming the output a typed command line prints
     facts: str | None = None  # "module:function" adding the pack's facts to a host of its family
     record: str | None = None  # "module:Class", a Fact whose fields a host's facts gain (host.<field> in rules)
+    subjects: tuple[Subject, ...] = ()  # what its rules may judge one by one
     plans: str | None = None  # "module:function" building a host's facts from a planned configuration
     changes: str | None = None  # module declaring its change operations
     changed: tuple[str, ...] = ()  # the host facts its change operations write: copied for each simulation

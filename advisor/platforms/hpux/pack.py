@@ -2,7 +2,7 @@
 
 import re
 
-from advisor.platforms.spec import Command, Family, Output, Pack, Pattern, each
+from advisor.platforms.spec import Command, Family, Output, Pack, Pattern, Subject, each
 
 # nwmgr is 11i v3's: its commands stop at once elsewhere (v1/v2 take the lanadmin fallback).
 _V3_ONLY = "[ `uname -r` = B.11.31 ] || exit 1; "
@@ -54,6 +54,7 @@ PACK = Pack(
         Command("nwmgr-attrs", _each_lan("nwmgr -g -A all"), per_item=True),  # speed, link state, checksum offload
     ),
     lines=(("lanscan", "lines:lanscan"), ("nwmgr", "lines:nwmgr"), ("lanadmin", "lines:lanadmin")),
+    subjects=(Subject("lan", "lan_interfaces", "interface", lambda lan: f"interface {lan.name}"),),
     reads=(
         ("host.lan_interfaces", "lanscan; lanscan -q (or nwmgr on 11i v3)"),
         ("host.hpux_release", "uname -a"),

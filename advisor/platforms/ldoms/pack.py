@@ -3,7 +3,7 @@ networks, LDC channels, on the control domain or in a guest. Built on Solaris.""
 
 import re
 
-from advisor.platforms.spec import Command, Output, Pack, Pattern
+from advisor.platforms.spec import Command, Output, Pack, Pattern, Subject
 
 PACK = Pack(
     name="ldoms",
@@ -50,6 +50,12 @@ PACK = Pack(
         Command("ldm-list-devices", "ldm list-devices -a"),
     ),
     lines=(("ldm", "lines:ldm"), ("virtinfo", "lines:virtinfo")),
+    subjects=(
+        Subject("domain", "domains", "domain", lambda d: f"domain {d.name}"),
+        Subject("vsw", "vswitches", "vsw", lambda v: f"vsw {v.name}"),
+        Subject("vnet", "vnets", "vnet", lambda v: f"vnet {v.name}@{v.domain}"),
+        Subject("ldc", "ldcs", "channel", lambda c: f"ldc {c.module}:{c.instance}:{c.name}"),
+    ),
     reads=(
         ("host.ldm_version", "ldm -V"),
         ("host.roles", "virtinfo -a"),

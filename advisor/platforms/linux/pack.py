@@ -2,7 +2,7 @@
 
 import re
 
-from advisor.platforms.spec import Command, Family, Output, Pack, Pattern, each
+from advisor.platforms.spec import Command, Family, Output, Pack, Pattern, Subject, each
 
 
 def _each_interface(command: str) -> str:
@@ -59,6 +59,11 @@ PACK = Pack(
     ),
     lines=(("brctl", "lines:brctl"), ("ip", "lines:ip"), ("ethtool", "lines:ethtool"), ("sysctl", "lines:sysctl"),
            ("lspci", "lines:lspci")),
+    subjects=(
+        Subject("bridge", "bridges", "bridge", lambda b: f"bridge {b.name}"),
+        Subject("interface", "interfaces", "interface", lambda i: f"interface {i.name}"),
+        Subject("pci-card", "pci_cards", "card", lambda c: f"pci {c.card}"),
+    ),
     reads=(
         ("host.bridges", "brctl show and ip -o link"),
         ("host.interfaces", "ethtool -k of each interface"),

@@ -2,7 +2,7 @@
 
 import re
 
-from advisor.platforms.spec import Command, Family, Output, Pack, Pattern
+from advisor.platforms.spec import Command, Family, Output, Pack, Pattern, Subject
 
 NDD_TCP = ("for p in tcp_recv_hiwat tcp_xmit_hiwat tcp_max_buf; do "
            "v=`ndd -get /dev/tcp $p` || exit 1; echo \"$p $v\"; done")
@@ -72,6 +72,7 @@ PACK = Pack(
     lines=(("kstat", "lines:kstat"), ("dladm", "lines:dladm"), ("ipadm", "lines:ipadm"), ("ndd", "lines:ndd"),
            ("cat", "lines:shown_file"), ("more", "lines:shown_file"), ("less", "lines:shown_file"),
            ("psrinfo", "lines:psrinfo"), ("pkg", "lines:pkg"), ("showrev", "lines:patches"), ("patchadd", "lines:patches")),
+    subjects=(Subject("link", "links", "link", lambda lk: f"link {lk.name}@{lk.domain}" if lk.domain else f"link {lk.name}"),),
     reads=(
         ("host.sru", "pkg info entire"),
         ("host.patches", "showrev -p"),

@@ -2,7 +2,7 @@
 
 import re
 
-from advisor.platforms.spec import Command, Output, Pack, Pattern
+from advisor.platforms.spec import Command, Output, Pack, Pattern, Subject
 
 # xl first shipped with Xen 4.0: Xen 3 and xend's own fields (system, sockets_per_node, xen_params) are xm's
 _XM_INFO = Pattern(r"\A(?=(?:.*\n)*?[ \t]*(?:host|nr_cpus)[ \t]+:)"
@@ -33,6 +33,10 @@ PACK = Pack(
         Command("xl-vcpu-list", "xl vcpu-list", fallback="xm vcpu-list", fallback_id="xm-vcpu-list"),
     ),
     lines=(("xm", "lines:xm"), ("xl", "lines:xl")),
+    subjects=(
+        Subject("pcpu", "pcpus", "cpu", lambda p: f"pcpu {p.cpu}"),
+        Subject("xen-vcpu", "xen_guest_vcpus", "vcpu", lambda v: f"vcpu {v.domain}/{v.vcpu}"),
+    ),
     reads=(
         ("host.xen_nr_cpus", "xm info or xl info"),
         ("host.pcpus", "xl vcpu-list or xm vcpu-list"),
