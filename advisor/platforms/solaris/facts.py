@@ -10,6 +10,7 @@ from advisor.facts.models import HostFacts, Link, TcpDrift, TcpProp
 from advisor.parsers.text import driver_of, parse_int
 from advisor.platforms.solaris import kstat_facts, kstat_rates
 from advisor.platforms.spec import SECOND
+from advisor.platforms.solaris.parsers import kstat_wanted
 from advisor.platforms.solaris.parsers.dladm import LinkProp, PhysLink
 
 # ipadm (Solaris 11) and ndd (Solaris 10) names of the TCP receive buffer.
@@ -31,6 +32,8 @@ def build(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> No
     if (stats := parsed.get("kstat-p")) is not None:
         facts.tcp_lso = kstat_facts.tcp_lso(stats, files["kstat-p"])
         second = parsed.get("kstat-p" + SECOND)
+        if second is not None:
+            stats = kstat_wanted.with_rates(stats)
         facts.rates = kstat_rates.build(stats, second, ", ".join(files[c] for c in ("kstat-p", "kstat-p" + SECOND)
                                                                   if c in parsed))
     _tunables(facts, parsed, files)

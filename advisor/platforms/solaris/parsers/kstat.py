@@ -41,11 +41,15 @@ class Scan(dict[KstatKey, KstatValue]):
 
     samples: list[dict[KstatKey, KstatValue]]
     rounds: int
+    blank_inside: bool
+    path: Path | None
 
     def __init__(self, *args: object) -> None:
         super().__init__(*args)
         self.samples = []  # [first, last] when the dump holds two samples or more
         self.rounds = 1
+        self.blank_inside = False  # an empty line between kstat lines: interval mode's next sample, of any module
+        self.path = None  # the file, when what it keeps is a part of what could be read again
 
 
 # wanted(module, instance, name, statistic) decides what is kept.
@@ -193,6 +197,7 @@ def scan_file(path: Path, wanted: Wanted, modules: frozenset[str], statistics: f
     starts = re.compile(rb"\n" + key + rb"[^\n]*")  # led by a literal newline: searched at memchr speed
     number = 0  # lines before the block being read
     tail: list[bytes] = []  # the file's last substantive line and the lines after it
+    blank_inside = False
     with path.open("rb") as fh:
         carry = b""
         while True:
@@ -220,6 +225,7 @@ def scan_file(path: Path, wanted: Wanted, modules: frozenset[str], statistics: f
             if offset < len(block) and not block.endswith(b"\n"):
                 number += 1  # the file's last line, without its newline
             tail = _tail(tail, block[offset:])
+            blank_inside = blank_inside or b"\n\n" in block.rstrip(b"\n")
             if not data:
                 break
             if len(carry) > MAX_LINE:  # kept whole it would be copied again with every block read
@@ -228,7 +234,9 @@ def scan_file(path: Path, wanted: Wanted, modules: frozenset[str], statistics: f
                 raise ParseError(f"a line of more than {MAX_LINE >> 20} MiB; not a kstat -p line", line=number + 1)
     if reader.matched:
         _judge_tail(reader, tail, number)
-    return reader.result(number)
+    scan = reader.result(number)
+    scan.blank_inside = blank_inside
+    return scan
 
 
 def _line(raw: bytes) -> str:
