@@ -66,6 +66,7 @@ def test_script_sends_only_the_allowlist(tmp_path: Path) -> None:
     runs = [line for line in text.splitlines() if line.startswith(("run ", "run_sampled "))]
     assert len(runs) == len(platforms.collected("solaris"))
     assert "'sudo -n ldm list -l -p'" in text and "'kstat -p'" in text
+    assert "v=`sudo -n ndd -get /dev/tcp $p`" in text  # ndd runs inside a loop: it is wrapped where it starts
     assert "$(" not in text and "local " not in text and "[[" not in text  # Bourne shell
 
 

@@ -243,16 +243,17 @@ def test_the_command_table() -> None:
         "cat /kernel/drv/ixgbe.conf", "cat /kernel/drv/nxge.conf", "cat /kernel/drv/ixgbevf.conf",
         # Linux and Xen dom0
         "cat /etc/os-release", "ip -o link", "brctl show", "sysctl -a 2>/dev/null | grep '^net\\.'", "lspci -vv",
-        "xl info", "xm info", "xl list", "xm list", "xl vcpu-list", "xm vcpu-list",
+        "xl info", "xm info", "xl list", "xm list", "xl vcpu-list", "xm vcpu-list", "virsh list --all",
         # HP-UX
         "lanscan; lanscan -q", "lanscan -v", "[ `uname -r` = B.11.31 ] || exit 1; nwmgr",
     }
-    # Fixed loops over the host's own interfaces: ndd values, ethtool -k/-c/-i, nwmgr vmtu and attributes,
-    # lanadmin vmtu.
-    assert len(loops) == 7 and all(
-        any(tool in line for tool in ("ndd -get /dev/tcp", "ethtool -k", "ethtool -c", "ethtool -i", "nwmgr -g -A vmtu",
-                                      "nwmgr -g -A all", "lanadmin -x vmtu"))
+    # Fixed loops over the host's own interfaces or guests: ndd values (as is, under sudo -n, under pfexec),
+    # ethtool -k/-c/-i, virsh vcpupin/domiflist, nwmgr vmtu and attributes, lanadmin vmtu.
+    assert len(loops) == 11 and all(
+        any(tool in line for tool in ("ndd -get /dev/tcp", "ethtool -k", "ethtool -c", "ethtool -i", "virsh vcpupin",
+                                      "virsh domiflist", "nwmgr -g -A vmtu", "nwmgr -g -A all", "lanadmin -x vmtu"))
         for line in loops)
+    assert len({line for line in loops if "sudo -n ndd -get" in line or "pfexec ndd -get" in line}) == 2
     privileged = lines - plain
     assert {line for line in privileged if "ldm" in line} == {
         "sudo -n ldm -V", "sudo -n ldm list -l -p", "sudo -n ldm list-devices -a", "pfexec ldm -V", "pfexec ldm list -l -p",

@@ -7,7 +7,9 @@ writes the offline collector script.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from functools import cache
 
 from advisor import platforms
 from advisor.platforms.spec import EXIT_MARKER, ITEM, MARKER, Command
@@ -40,8 +42,6 @@ class Section:
 def split_sections(output: bytes) -> list[Section]:
     """The per-interface sections of a per_item command's output. Sections
     whose name is not a plain interface name are dropped."""
-    import re
-
     name_ok = re.compile(ITEM).fullmatch
     sections: list[Section] = []
     item: str | None = None
@@ -74,12 +74,20 @@ def file_name(command: Command) -> str:
 
 
 def wrapped(command: Command, line: str, privilege: str | None) -> str:
-    """The line as sent: privileged tools get `sudo -n` or `pfexec` when asked.
-    `sudo -n` never waits for a password: it fails at once instead."""
-    if privilege is None or not privileged(command):
+    """The line as sent: each privileged tool it runs gets `sudo -n` or `pfexec` when asked,
+    wherever the line starts it (`ldm list -l -p`, or ndd inside the loop over TCP
+    properties). `sudo -n` never waits for a password: it fails at once instead."""
+    if privilege is None:
         return line
     prefix = {"sudo": "sudo -n", "pfexec": "pfexec"}[privilege]
-    return f"{prefix} {line}"
+    return _started(PRIVILEGED).sub(lambda m: f"{m.group(1)}{prefix} {m.group(2)}", line)
+
+
+@cache
+def _started(tools: frozenset[str]) -> re.Pattern[str]:
+    """A tool where a shell starts a command: the line's start, after a backquote, `;`, `|`, `&&` or `do`."""
+    names = "|".join(sorted(re.escape(t) for t in tools))
+    return re.compile(rf"(^|[`;|&(][ \t]*|\bdo[ \t]+)({names})(?=[ \t]|$)")
 
 
 def every_line() -> set[str]:

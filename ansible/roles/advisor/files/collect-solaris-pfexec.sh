@@ -196,7 +196,7 @@ run dladm-show-dev dladm-show-dev.txt 'dladm show-dev' 'dladm show-dev'
 run dladm-show-linkprop dladm-show-linkprop.txt 'dladm show-linkprop -c -o link,property,perm,value,effective,default,possible' 'dladm show-linkprop -c -o link,property,perm,value,effective,default,possible' 'dladm show-linkprop' 'dladm show-linkprop' dladm-show-linkprop.txt dladm-show-linkprop
 run_sampled kstat-p kstat-p.txt 'kstat -p' 'kstat -p'
 run etc-system etc-system.txt 'cat /etc/system' 'cat /etc/system'
-run ndd-tcp ndd-tcp.txt 'for p in tcp_recv_hiwat tcp_xmit_hiwat tcp_max_buf; do v=`ndd -get /dev/tcp $p` || exit 1; echo \"$p $v\"; done' 'for p in tcp_recv_hiwat tcp_xmit_hiwat tcp_max_buf; do v=`ndd -get /dev/tcp $p` || exit 1; echo "$p $v"; done'
+run ndd-tcp ndd-tcp.txt 'for p in tcp_recv_hiwat tcp_xmit_hiwat tcp_max_buf; do v=`pfexec ndd -get /dev/tcp $p` || exit 1; echo \"$p $v\"; done' 'for p in tcp_recv_hiwat tcp_xmit_hiwat tcp_max_buf; do v=`pfexec ndd -get /dev/tcp $p` || exit 1; echo "$p $v"; done'
 run ipadm-show-prop-tcp ipadm-show-prop-tcp.txt 'ipadm show-prop tcp' 'ipadm show-prop tcp'
 run driver-ixgbe driver-ixgbe.conf 'cat /kernel/drv/ixgbe.conf' 'cat /kernel/drv/ixgbe.conf'
 run driver-nxge driver-nxge.conf 'cat /kernel/drv/nxge.conf' 'cat /kernel/drv/nxge.conf'
