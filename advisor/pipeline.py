@@ -42,11 +42,7 @@ def iter_captures(paths: list[Path], loader: Loader, errors: list[str]) -> Itera
 
 
 def _detected(facts: HostFacts) -> Detected:
-    os_name = facts.os_name
-    if os_name is None and facts.solaris_major is not None:
-        minor = f".{facts.solaris_minor}" if facts.solaris_minor is not None else ""
-        os_name = f"Solaris {facts.solaris_major}{minor}"
-    return Detected(nodename=facts.nodename, os=os_name, arch=facts.arch, sru=facts.sru, ldm_version=facts.ldm_version,
+    return Detected(nodename=facts.nodename, os=facts.os_name, arch=facts.arch, sru=facts.sru, ldm_version=facts.ldm_version,
                     domain_roles=facts.roles, cpu_model=facts.cpu_model, inputs=facts.inputs)
 
 
