@@ -64,8 +64,9 @@ def _status(errors: list[str], findings: list, results: list) -> Literal["clean"
 def by_measured_load(f: Finding) -> tuple[int, float, str, str]:
     """Where two samples give rates: severity (as the measured load moved it),
     then the share of its study's figure the finding's subject carries, most
-    first; a finding without a measure after those with one."""
-    return -f.severity.rank, -(f.load.share if f.load is not None else -1.0), f.rule, f.subject
+    first (to a thousandth: two channels that carry the same are equal); a
+    finding without a measure after those with one."""
+    return -f.severity.rank, -(round(f.load.share, 3) if f.load is not None else -1.0), f.rule, f.subject
 
 
 def review_capture(capture: Capture, engine: Engine) -> HostReport:
