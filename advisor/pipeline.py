@@ -18,7 +18,7 @@ from advisor.errors import InputError, brief, clipped
 from advisor.facts.build import build
 from advisor.facts.models import HostFacts
 from advisor.results import score as scoring
-from advisor.results.model import Detected, HostReport, Report, Result, Tool, summary_of, tag
+from advisor.results.model import Detected, Finding, HostReport, Report, Result, Tool, summary_of, tag
 from advisor.results.rates import Rates
 
 
@@ -57,6 +57,14 @@ def _status(errors: list[str], findings: list, results: list) -> Literal["clean"
     return "clean" if evaluated else "no-evidence"
 
 
+def by_measured_load(f: Finding) -> tuple[int, float, str, str]:
+    """Where two samples give rates: severity (as the measured load moved it),
+    then the share of its study's figure the finding's subject carries, most
+    first (to a thousandth: two channels that carry the same are equal); a
+    finding without a measure after those with one."""
+    return -f.severity.rank, -(round(f.load.share, 3) if f.load is not None else -1.0), f.rule, f.subject
+
+
 def review_capture(capture: Capture, engine: Engine) -> HostReport:
     if capture.not_collected is not None:
         report = unreachable(capture.host, capture.source, capture.not_collected)
@@ -77,7 +85,8 @@ def review_with_facts(capture: Capture, engine: Engine) -> tuple[HostReport, Hos
     errors = [origins.locate(clipped(e), capture.origins) for e in capture.errors + built.errors]
     for f in findings:
         f.evidence = [origins.locate_evidence(e, capture.origins) for e in f.evidence]
-    findings.sort(key=lambda f: (-f.severity.rank, f.rule, f.subject))
+    findings.sort(key=by_measured_load if built.facts.rates is not None
+                  else lambda f: (-f.severity.rank, f.rule, f.subject))
     host = built.facts.host  # a plan may name the system it plans
     accepted = waivers.apply(host, results, findings, engine.policy)
     report = HostReport(

@@ -59,3 +59,36 @@ def test_the_html_report_renders_sorted_charted_and_within_1280_px(tmp_path: Pat
         assert page.requests == [url]  # the file itself, and nothing fetched
     finally:
         page.close()
+
+
+def test_a_host_with_two_samples_shows_link_throughput_and_cpu_busy_as_charts(tmp_path: Path) -> None:
+    sampled = CAPTURES.parent / "sampled/t5-primary-30s"
+    res = run_cli("review", str(sampled), "-f", "html,json", "-o", str(tmp_path) + "/")
+    assert res.returncode == 0, res.stderr
+    rates = json.loads((tmp_path / "report.json").read_text())["hosts"][0]["rates"]
+    url = (tmp_path / "report.html").as_uri()
+    page = Page(url, width=1280, height=900)
+    try:
+        links = page.evaluate("[...document.querySelectorAll('svg.rates-links rect.rate-bar')].map(r => ["
+                              "r.getAttribute('data-link'), r.getAttribute('data-dir'), r.getAttribute('data-share'),"
+                              " r.getBoundingClientRect().width, r.previousElementSibling.getBoundingClientRect().width])")
+        assert [(name, way) for name, way, *_ in links] == [(link["name"], way) for link in rates["links"]
+                                                            for way in ("in", "out")]
+        net0_in = next(bar for bar in links if bar[:2] == ["net0", "in"])
+        assert float(net0_in[2]) == pytest.approx(0.62, abs=1e-3)
+        assert net0_in[3] == pytest.approx(0.62 * net0_in[4], abs=1)  # drawn as its share of the line rate
+        cpus = page.evaluate("[...document.querySelectorAll('svg.rates-cpu rect.cpu-bar')].map(r => "
+                             "[r.getAttribute('data-cpu'), Number(r.getAttribute('data-busy'))])")
+        assert cpus[0] == ["all CPUs", pytest.approx(0.35, abs=1e-3)] and len(cpus) == 1 + len(rates["cpus"])
+        visible = page.evaluate("document.body.innerText")
+        for said in ("Measured load over 30 s", "Throughput per link, in and out, against its line rate",
+                     "net0 in", "6.2 Gb/s, 62% of 10 Gb/s", "35% busy",
+                     "Findings ordered by severity, then by measured load over 30 s"):
+            assert said in visible, said
+        assert page.evaluate(_BROKEN_WORDS) == []
+        widest = page.evaluate("Math.max(document.documentElement.scrollWidth, ...[...document.querySelectorAll("
+                               "'body *')].map(e => Math.ceil(e.getBoundingClientRect().right)))")
+        assert widest <= 1280, widest
+        assert page.evaluate("document.scripts.length") == 0 and page.requests == [url]
+    finally:
+        page.close()

@@ -88,7 +88,8 @@ def test_every_value_left_none_has_its_reason() -> None:
 
 def test_the_first_sample_is_what_the_rules_read_and_the_report_has_rates() -> None:
     sampled, single = review(SAMPLED).hosts[0], review(CAPTURES / "t5-primary-untuned").hosts[0]
-    assert [(f.rule, f.subject) for f in sampled.findings] == [(f.rule, f.subject) for f in single.findings]
+    # the same findings; with rates they are ordered by measured load, and some severities move (test_load_rules)
+    assert sorted((f.rule, f.subject) for f in sampled.findings) == sorted((f.rule, f.subject) for f in single.findings)
     assert "kstat-p~2" in sampled.detected.inputs and not sampled.unused and not sampled.errors
     data = json.loads(sampled.model_dump_json())
     assert data["rates"]["interval_s"] == pytest.approx(INTERVAL)

@@ -10,7 +10,15 @@ from advisor.errors import RulePackError
 from advisor.versions import version_ge
 
 
-FUNCTIONS = {"version_ge": version_ge}
+def total(values: list[Any]) -> float:
+    """The sum of a list of numbers as a double (CEL has no sum): `total(host.rates.links.map(l, l.in_bps))`.
+    A null in it is an error, as CEL's own arithmetic on null is."""
+    if not isinstance(values, list) or any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in values):
+        raise TypeError("total() takes a list of numbers")
+    return float(sum(values))
+
+
+FUNCTIONS = {"version_ge": version_ge, "total": total}
 
 
 def _load_cel():

@@ -21,7 +21,8 @@ from advisor.engine.model import TEMPLATE, Check, Rule
 from advisor.engine.policy import Policy
 from advisor.errors import InputError, RulePackError, excerpt
 from advisor.facts.models import HostFacts, host_record, record_of
-from advisor.results.model import OTHER_PLATFORM, RUNTIME_REASON, Finding, FixStep, Result, Severity
+from advisor.results.model import (OTHER_PLATFORM, RUNTIME_REASON, Finding, FixStep, MeasuredLoad, Result,
+                                   Severity)
 from advisor.shell import shell_word
 
 Namer = Callable[[Any], str]
@@ -73,10 +74,12 @@ class CompiledRule:
         self.inputs = {input_for(Engine._qualified(rule, f"{a}.{b}")) for a, b in _REF.findall(" ".join(
             s if isinstance(s, str) else " ".join(s) for s in sources)) if a != "intent"}
         self.impacts = [(c.value.value, Expr(c.when, f"{where}: impact when")) for c in rule.impact]
+        self.load = (Expr(rule.load.measure, f"{where}: load.measure"), Expr(rule.load.shows, f"{where}: load.shows")) \
+            if rule.load else None
         self.expressions = [e for e in (self.applies, self.host_applies, *self.lets.values(),
                                         *[x for c in self.checks for x in (c.when, c.applies)],
                                         *[x for _, w, f in self.remedies for x in (w, f)], *self.restarts,
-                                        *[e for _, e in self.impacts]) if e is not None]
+                                        *[e for _, e in self.impacts], *(self.load or ())) if e is not None]
         # None: all of it; a path a rule requires is read as well, by the engine
         read = [e.source for e in self.expressions] + [*rule.requires, *[p for c in rule.checks for p in c.requires]]
         self.host_reads = _fields("host", read)
@@ -316,10 +319,10 @@ class Engine:
                 if cc.applies is not None and not cc.applies.test(scope):
                     continue
                 if cc.when.test(scope):
+                    severity, load = weigh(compiled, cc.check.severity or rule.severity, scope, facts)
                     if not with_finding:
-                        severity = cc.check.severity or rule.severity
                         return Result(rule=rule.id, subject=subject, status="fail", severity=severity), None
-                    return self._fail(compiled, cc.check, subject, scope, item, facts)
+                    return self._fail(compiled, cc.check, subject, scope, item, facts, severity, load)
             except (TypeError, KeyError, RuntimeError):
                 undecided.extend(self._null_refs(cc.check.when, ns) or [cc.check.when])
         if undecided:
@@ -335,10 +338,12 @@ class Engine:
         return [f"{a}.{b}" for a, b in _REF.findall(source) if _lookup(ns, f"{a}.{b}") is None]
 
     def _fail(self, compiled: CompiledRule, check: Check, subject: str, scope: Scope, item: Any,
-              facts: HostFacts) -> tuple[Result, Finding]:
+              facts: HostFacts, severity: Severity, load: MeasuredLoad | None) -> tuple[Result, Finding]:
         rule = compiled.rule
         ns = scope.ns
-        severity: Severity = check.severity or rule.severity
+        message = render(check.message or rule.message, ns)
+        if load is not None:
+            message = f"{message.rstrip('.')}. {load.carries}"
         domain = item.name if rule.subject == "domain" else getattr(item, "domain", None)
         steps = self._steps(compiled, scope, domain or facts.ldom_name, facts)
         needs = [] if any(s.kind == "change" for s in steps) else self._plan_needs(compiled, scope, facts)
@@ -346,12 +351,13 @@ class Engine:
         impact = next((value for value, when in compiled.impacts if _holds(when, scope)), compiled.impacts[-1][0])
         finding = Finding(
             rule=rule.id, title=rule.title, severity=severity, subject=subject, domain=domain or facts.ldom_name,
-            message=render(check.message or rule.message, ns),
+            message=message,
             observed=render(check.observed or rule.observed, ns),
             expected=render(check.expected or rule.expected, ns),
             evidence=self._evidence(rule, check, item, facts),
             remediation=[s.as_text() for s in steps], steps=steps, undo=undo, impact=impact, effect=rule.effect.strip(),
             source=rule.source.citation, source_url=rule.source.url, confidence=rule.confidence, plan_needs=needs,
+            load=load,
         )
         return Result(rule=rule.id, subject=subject, status="fail", severity=severity), finding
 
@@ -411,6 +417,91 @@ class Engine:
                 if part and part not in out:
                     out.append(part)
         return out
+
+
+_STEPS = tuple(Severity)  # critical first
+
+
+def weigh(compiled: CompiledRule, severity: Severity, scope: Scope,
+          facts: HostFacts) -> tuple[Severity, MeasuredLoad | None]:
+    """A failing check's severity as the rule's `load` moves it, and what the
+    host carries; the severity as it is, and None, without a second sample or
+    a measure (null, or not computable from the rates there are)."""
+    load = compiled.rule.load
+    if load is None or compiled.load is None or facts.rates is None:
+        return severity, None
+    measure, shows = compiled.load
+    try:
+        value = measure.run(scope)
+        names = shows.run(scope)
+    except (TypeError, KeyError, RuntimeError, ValueError):
+        return severity, None
+    if value is None or isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        return severity, None
+    share = float(value) / load.figure
+    moved = severity
+    if load.rises is not None and load.rises.above is not None and share >= load.rises.above:
+        up = load.rises.to or _STEPS[max(0, _STEPS.index(severity) - 1)]
+        moved = up if up.rank > severity.rank else severity
+    elif load.falls is not None and load.falls.below is not None and load.falls.to is not None \
+            and share < load.falls.below:
+        moved = load.falls.to if load.falls.to.rank < severity.rank else severity
+    said = [s for s in (_traffic(facts.rates, [str(n) for n in names or []]),
+                        _busy(facts) if load.cpu else "") if s]
+    interval = facts.rates.interval_s
+    over = f"Measured over {interval:.0f} s: " if interval else "Measured: "
+    carries = (over + ("; ".join(said) + "; " if said else "")
+               + f"{_figure(float(value))} {load.unit}, {_share(share)} of the study's {_figure(load.figure)} {load.unit} "
+               + f"({load.says}, section {load.section}).")
+    if moved != severity:
+        carries += f" Severity {'raised' if moved.rank > severity.rank else 'lowered'} from {severity.value} " \
+                   f"to {moved.value} by the measured load."
+    return moved, MeasuredLoad(measured=float(value), unit=load.unit, figure=load.figure, share=share,
+                               study=f"{load.says} (section {load.section})", carries=carries,
+                               moved_from=severity if moved != severity else None)
+
+
+def _share(share: float) -> str:
+    return "under 1%" if 0 < share < 0.005 else f"{share:.0%}"
+
+
+def _figure(value: float) -> str:
+    return f"{value:.3g}" if abs(value) < 1000 else f"{value:,.0f}"
+
+
+def bits(bps: float) -> str:
+    """6.2 Gb/s, 56 Mb/s, 900 kb/s."""
+    for scale, unit in ((1e9, "Gb/s"), (1e6, "Mb/s"), (1e3, "kb/s")):
+        if bps >= scale:
+            return f"{bps / scale:.3g} {unit}"
+    return f"{bps:.3g} b/s"
+
+
+def _traffic(rates: Any, names: list[str]) -> str:
+    """`net0 at 6.2 Gb/s in and 2.1 Gb/s out (62% of its 10 Gb/s line rate)` for each named link or port."""
+    by_name = {r.name: r for r in (*rates.links, *rates.ports)}
+    out: list[str] = []
+    for name in dict.fromkeys(names):
+        r = by_name.get(name)
+        if r is None or r.in_bps is None or r.out_bps is None:
+            continue
+        said = f"{name} at {bits(r.in_bps)} in and {bits(r.out_bps)} out"
+        shares = [s for s in (r.in_line_share, r.out_line_share) if s is not None]
+        if shares and r.line_bps:
+            said += f" ({max(shares):.0%} of its {bits(r.line_bps)} line rate)"
+        out.append(said)
+    return "; ".join(out)
+
+
+def _busy(facts: HostFacts) -> str:
+    """`primary 35% busy on its 8 CPUs`: the captured domain's CPUs together."""
+    rates = facts.rates
+    if rates is None or rates.cpu_busy is None:
+        return ""
+    who = facts.ldom_name or facts.nodename or facts.host
+    count = len(rates.cpus)
+    return f"{who} {rates.cpu_busy:.0%} busy on its {count} CPU{'s' if count != 1 else ''}" if count \
+        else f"{who} {rates.cpu_busy:.0%} busy"
 
 
 def _moved(before: list[Any] | None, after: list[Any] | None, namer: Namer) -> set[str] | None:

@@ -179,6 +179,55 @@ class Source(BaseModel):
         return self.study.url if self.study else None
 
 
+class Moves(BaseModel):
+    """Where a measured load moves a finding's severity: at or above `above`
+    (rises) or below `below` (falls) times the study's figure, to `to`, or,
+    rising without `to`, one step up."""
+
+    model_config = _STRICT
+    above: float | None = Field(default=None, gt=0)
+    below: float | None = Field(default=None, gt=0)
+    to: Severity | None = None
+
+
+class Load(BaseModel):
+    """What a rule's finding says of the load the host carries, measured from
+    two samples of its counters (`host.rates`), and how that load moves its
+    severity against a figure of its study. Without a second sample, or when
+    `measure` is null or cannot be computed, the rule judges as without it.
+
+    `measure` is a CEL number in `unit` (Gb/s carried per whole core, say);
+    `figure` the study's figure in that unit, `says` the figure in the study's
+    words and `section` the section of the rule's source that gives it.
+    `rises`/`falls` move the severity by the share measure / figure. `shows`
+    is a CEL list of the link or port names in host.rates the message names,
+    `cpu` whether it names the captured domain's CPU busy."""
+
+    model_config = _STRICT
+    measure: str
+    figure: float = Field(gt=0)
+    unit: str = Field(min_length=1)
+    says: str = Field(min_length=1)
+    section: str = Field(min_length=1)
+    rises: Moves | None = None
+    falls: Moves | None = None
+    shows: str = "[]"
+    cpu: bool = False
+
+    @model_validator(mode="after")
+    def _moves(self) -> "Load":
+        if self.rises is None and self.falls is None:
+            raise ValueError("load: give rises, falls or both (how the measured load moves the severity)")
+        if self.rises is not None and (self.rises.above is None or self.rises.below is not None):
+            raise ValueError("load.rises takes above (a share of the figure) and, if wanted, to")
+        if self.falls is not None and (self.falls.below is None or self.falls.above is not None or self.falls.to is None):
+            raise ValueError("load.falls takes below (a share of the figure) and to (the severity it falls to)")
+        if self.rises and self.falls and self.falls.below is not None and self.rises.above is not None \
+                and self.falls.below >= self.rises.above:
+            raise ValueError("load: falls.below must be under rises.above")
+        return self
+
+
 class Rule(BaseModel):
     model_config = _STRICT
     id: str
@@ -209,6 +258,7 @@ class Rule(BaseModel):
     # what a template's value is called where no host is at hand (rules show, docs/rules.md): {v.me: domain};
     # {s.name} is called after the subject, any other after its name
     placeholders: dict[str, str] = {}
+    load: Load | None = None  # what two samples of the counters say of it (issue #29)
     file: str = ""
 
     @field_validator("id")
@@ -255,6 +305,12 @@ class Rule(BaseModel):
     @classmethod
     def _impact(cls, value: object) -> object:
         return [{"value": value}] if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _unconfirmed_never_rises(self) -> "Rule":
+        if self.confidence == "unconfirmed" and self.load is not None and self.load.rises is not None:
+            raise ValueError("load.rises: a rule resting on an unconfirmed fact may not rise with the measured load")
+        return self
 
     @model_validator(mode="after")
     def _placeholders(self) -> "Rule":

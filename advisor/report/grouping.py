@@ -54,7 +54,11 @@ def groups(h: HostReport, causes: dict[str, list[str]]) -> list[Group]:
     by_rule: dict[str, list[Finding]] = {}
     for f in h.findings:
         by_rule.setdefault(f.rule, []).append(f)
-    order = sorted(by_rule, key=lambda r: (-max(f.severity.rank for f in by_rule[r]), r))
+    if h.rates is None:
+        order = sorted(by_rule, key=lambda r: (-max(f.severity.rank for f in by_rule[r]), r))
+    else:  # two samples: within a severity, the rule whose finding carries the largest share of its study's figure first
+        order = sorted(by_rule, key=lambda r: (-max(f.severity.rank for f in by_rule[r]),
+                                               -max(round(f.load.share, 3) if f.load else -1.0 for f in by_rule[r]), r))
     placed: list[Group] = []
     dependents = {r: [c for c in causes.get(r, []) if c in by_rule] for r in order}
     for rule in order:
@@ -65,6 +69,15 @@ def groups(h: HostReport, causes: dict[str, list[str]]) -> list[Group]:
             if dependents[other] and dependents[other][0] == rule:
                 placed.append(Group(other, by_rule[other], dependents[other]))
     return placed
+
+
+def order_said(h: HostReport) -> str | None:
+    """Where the host has rates, how its findings are ordered, as every view says it."""
+    if h.rates is None:
+        return None
+    over = f" over {h.rates.interval_s:.0f} s" if h.rates.interval_s else ""
+    return (f"Findings ordered by severity, then by measured load{over} (the share of its study's figure "
+            f"each finding's subject carries; two samples of the counters)")
 
 
 def short(evidence: str, source: str) -> str:

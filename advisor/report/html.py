@@ -25,6 +25,7 @@ th{background:#f3f3f3}.num{text-align:right}.sev{color:#fff;padding:0 .4em;borde
 pre{background:#f6f8fa;padding:.6em;overflow-x:auto}.finding{border-left:4px solid #ccc;padding-left:1em;margin:1.2em 0}
 .muted{color:#666}ol.plan>li{margin:.5em 0}.gate-failed{color:#c62828}.gate-passed{color:#2e7d32}
 code{white-space:pre-wrap;overflow-wrap:break-word}.finding.after{margin-left:2em}
+figure{margin:.5em 0}figcaption{font-size:.9em;color:#444}
 table.hosts td+td{white-space:nowrap}ul.steps{list-style:none;padding-left:1em}.step{display:inline-block;min-width:2.5em;color:#666}
 """
 
@@ -231,6 +232,62 @@ def _verdict(h: HostReport) -> str:
     return "" if h.findings else "<p>No findings.</p>"
 
 
+def _bits(bps: float | None) -> str:
+    if bps is None:
+        return "no rate"
+    for scale, unit in ((1e9, "Gb/s"), (1e6, "Mb/s"), (1e3, "kb/s")):
+        if bps >= scale:
+            return f"{bps / scale:.3g} {unit}"
+    return f"{bps:.3g} b/s"
+
+
+def _rates(h: HostReport) -> str:
+    """Two samples: each link's throughput in and out against its line rate, and
+    the captured domain's CPU busy (all its CPUs, then each), as small bars."""
+    r = h.rates
+    if r is None:
+        return ""
+    label, bar, row = 170, 300, 18
+    rows: list[str] = []
+
+    def line(y: int, name: str, share: float | None, said: str, cls: str, data: str, colour: str) -> None:
+        width = bar * min(max(share, 0.0), 1.0) if share is not None else 0.0
+        rows.append(f'<text x="0" y="{y + 13}" font-size="12">{_e(name)}</text>'
+                    f'<rect x="{label}" y="{y + 2}" width="{bar}" height="{row - 5}" fill="#eee"/>'
+                    f'<rect class="{cls}" {data} x="{label}" y="{y + 2}" width="{width:.1f}" height="{row - 5}" '
+                    f'fill="{colour}"><title>{_e(name)}: {_e(said)}</title></rect>'
+                    f'<text x="{label + bar + 6}" y="{y + 13}" font-size="12">{_e(said)}</text>')
+
+    y = 0
+    for link in r.links:
+        for way, bps, share in (("in", link.in_bps, link.in_line_share), ("out", link.out_bps, link.out_line_share)):
+            said = _bits(bps) + (f", {share:.0%} of {_bits(link.line_bps)}" if share is not None and link.line_bps
+                                 else ("" if bps is None else ", no line rate"))
+            data = (f'data-link="{_e(link.name)}" data-dir="{way}" '
+                    f'data-share="{"" if share is None else f"{share:.4f}"}"')
+            line(y, f"{link.name} {way}", share, said, "rate-bar", data, "#1565c0" if way == "in" else "#2e7d32")
+            y += row
+    links_height = y
+    y = 0
+    cpu_rows_start = len(rows)
+    cpus = [("all CPUs", r.cpu_busy)] + [(c.name, c.busy) for c in r.cpus]
+    for name, busy in cpus:
+        said = "no rate" if busy is None else f"{busy:.0%} busy"
+        data = f'data-cpu="{_e(name)}" data-busy="{"" if busy is None else f"{busy:.4f}"}"'
+        line(y, name, busy, said, "cpu-bar", data, "#6a1b9a")
+        y += row
+    width = label + bar + 150
+    over = f" over {r.interval_s:.0f} s" if r.interval_s else ""
+    links_svg = (f'<svg xmlns="http://www.w3.org/2000/svg" class="rates-links" width="{width}" height="{links_height}" '
+                 f'role="img" aria-label="throughput per link against its line rate{over}">'
+                 + "".join(rows[:cpu_rows_start]) + "</svg>") if r.links else '<p class="muted">No link rates.</p>'
+    cpu_svg = (f'<svg xmlns="http://www.w3.org/2000/svg" class="rates-cpu" width="{width}" height="{y}" role="img" '
+               f'aria-label="CPU busy{over}">' + "".join(rows[cpu_rows_start:]) + "</svg>")
+    return (f'<div class="rates"><h3>Measured load{_e(over)}</h3>'
+            f'<figure><figcaption>Throughput per link, in and out, against its line rate</figcaption>{links_svg}'
+            f'</figure><figure><figcaption>CPU busy of the captured domain</figcaption>{cpu_svg}</figure></div>')
+
+
 def _host(h: HostReport, causes: dict[str, list[str]]) -> str:
     score = f"{h.score:g}/100" if h.score is not None else grouping.score_short(h)
     numbered = h.plan.numbered() if h.plan is not None else []
@@ -240,7 +297,8 @@ def _host(h: HostReport, causes: dict[str, list[str]]) -> str:
         f'<section id="{_anchor(h)}"><h2>{_e(h.label)} <span class="muted">score {_e(score)}</span></h2>',
         f'<p class="muted">{_node(h)}{_path(h.source)}{_collected(h)}; {h.counts.passed} passed, '
         f"{h.counts.failed} failed, {h.counts.unknown} unknown, {h.counts.not_applicable} not applicable</p>",
-        *[f'<p class="gate-failed">error: {_e(e)}</p>' for e in h.errors], _verdict(h),
+        *[f'<p class="gate-failed">error: {_e(e)}</p>' for e in h.errors], _verdict(h), _rates(h),
+        f'<p class="order">{_e(order)}.</p>' if (order := grouping.order_said(h)) and h.findings else "",
         *cards, _plan(h, numbered), _waived(h), _unknowns(h), _sources(h, studies), "</section>"])
 
 

@@ -58,6 +58,9 @@ class Writer:
         out += [f"> error: {inline(e)}" for e in h.errors]
         if not h.findings:
             out.append("No findings.")
+        order = grouping.order_said(h)
+        if order and h.findings:
+            out += [f"{inline(order)}.", ""]
         studies: dict[grouping.Study, int] = {}
         numbered = h.plan.numbered() if h.plan is not None else []
         for group in grouping.groups(h, self.causes):

@@ -312,6 +312,10 @@ def _host(h: HostReport, out: Output, causes: dict[str, list[str]], mode: Mode) 
     elif not h.findings:
         out.text("  No findings.", style="green")
     studies: dict[grouping.Study, int] = {}
+    order = grouping.order_said(h)
+    if order and h.findings:
+        out.hanging("  ", order + ".", style="dim")
+        out.blank()
     for group in grouping.groups(h, causes):
         _group(group, numbered, mode, h.source, out, studies)
         if mode == "full":

@@ -144,6 +144,19 @@ def tag(rule: str, subject: str) -> str:
     return f"{rule} on {subject}"
 
 
+class MeasuredLoad(BaseModel):
+    """What two samples of the counters say of a finding (a rule's `load`):
+    what the host carries, against the study's figure."""
+
+    measured: float  # in `unit`
+    unit: str
+    figure: float  # the study's figure, in `unit`
+    share: float  # measured / figure: how findings are ranked where rates exist
+    study: str  # the figure in the study's words, and its section
+    carries: str  # what the host carries, in words (also the message's last sentences)
+    moved_from: Severity | None = None  # the severity without the measured load, where the load moved it
+
+
 class Finding(BaseModel):
     rule: str
     title: str
@@ -165,6 +178,15 @@ class Finding(BaseModel):
     source_url: str | None = None
     confidence: Literal["confirmed", "unconfirmed"] = "confirmed"
     waiver: WaiverNote | None = None  # set on waived findings (HostReport.waived)
+    load: MeasuredLoad | None = None  # two samples: what the host carries; left out of the JSON when absent
+
+    @model_serializer(mode="wrap")
+    def _without_absent_load(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """A finding judged without rates is written as before `load` existed, byte for byte."""
+        data: dict[str, Any] = handler(self)
+        if data.get("load", ...) is None:
+            del data["load"]
+        return data
 
     @property
     def tag(self) -> str:
