@@ -32,7 +32,7 @@ class NetDev:
 
 
 def parse_proc_net_dev(output: RawOutput) -> NetDev:
-    found = NetDev(taken_at=output.taken_at)
+    found = NetDev(taken_at=getattr(output, "taken_at", None))
     headed = False
     for number, line in enumerate(output.text().splitlines(), 1):
         if _HEADER.match(line) or _FACE.match(line):
@@ -73,7 +73,7 @@ class EthtoolStats:
 
 
 def parse_ethtool_stats(output: RawOutput) -> EthtoolStats:
-    found = EthtoolStats(taken_at=output.taken_at)
+    found = EthtoolStats(taken_at=getattr(output, "taken_at", None))
     block = ""
     headed = False
     for number, line in enumerate(output.text().splitlines(), 1):
