@@ -27,6 +27,7 @@ class RawOutput:
     stderr: str = ""
     filtered: str | None = None  # the command line, when a filter (grep, head) made the output partial
     grep: str | None = None  # its grep pattern, when that was the one filter
+    taken_at: float | None = None  # POSIX seconds its manifest says it was run (a sampled output's `taken_at`)
 
     def text(self) -> str:
         """The whole output, for parsers that read it at once (all but kstat's,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+from datetime import timezone
 from collections.abc import Callable
 from functools import cache
 from collections.abc import Iterator
@@ -332,7 +333,9 @@ def _add_manifest_entry(capture: Capture, root: Path, entry: manifest_mod.Manife
     if entry.sha256 and _sha256(path) != entry.sha256.lower():
         capture.errors.append(f"{show(path)}: sha256 differs from manifest.yaml; not read")
         return
-    capture.add(RawOutput(command_id, show(path), path, entry.command, entry.exit_status, entry.stderr))
+    at = entry.taken_at  # without a zone: as the collector writes it, UTC (only differences are used)
+    taken = None if at is None else (at if at.tzinfo is not None else at.replace(tzinfo=timezone.utc)).timestamp()
+    capture.add(RawOutput(command_id, show(path), path, entry.command, entry.exit_status, entry.stderr, taken_at=taken))
 
 
 def _load_sosreport(root: Path, shown: str, prefix: str) -> Capture:

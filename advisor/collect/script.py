@@ -52,6 +52,7 @@ case $sample in ''|*[!0-9]*|0?*) echo "ADVISOR_SAMPLE=$sample: give whole second
 if [ $sample -gt {most} ]; then echo "ADVISOR_SAMPLE=$sample: give whole seconds, 1 to {most} (0: once)" >&2; exit 2; fi
 sampler=  # the sleep the second reading waits for, started with the first
 taken=  # the taken_at of a sampled command's manifest entry
+suffix=  # ~2 while a per-interface loop is read the second time
 work=${{TMPDIR:-/tmp}}/advisor.$$
 dir=$work/bundle/$name  # beside, never among, the scratch files (err, items, host)
 rm -rf "$work"
@@ -146,8 +147,20 @@ run_sampled() {
 	taken=
 }
 
+# run_items_sampled SUFFIX ARGS...: run_items's, for a loop whose counters are read
+# twice with $sample: its files are ID@NAME$SUFFIX.txt, its entries say when it ran
+run_items_sampled() {
+	suffix=$1; shift
+	if [ $sample -gt 0 ]; then
+		taken="taken_at: \"`date -u +%Y-%m-%dT%H:%M:%SZ`\", "
+		if [ -z "$sampler" ]; then sleep $sample > /dev/null 2>&1 & sampler=$!; fi
+	fi
+	run_items "$@"
+	taken=; suffix=
+}
+
 # run_items ID YAML-COMMAND COMMAND [FALLBACK YAML-FALLBACK FALLBACK-ID]: a loop over
-# interfaces whose "@@MARKER@@NAME" sections become ID@NAME.txt files
+# interfaces whose "@@MARKER@@NAME" sections become ID@NAME$suffix.txt files
 run_items() {
 	id=$1; yaml_cmd=$2; cmd=$3
 	bounded "$work/items" @@MAX_ITEMS@@ "$cmd"
@@ -159,14 +172,14 @@ run_items() {
 		printf '%s\n' "  - {id: $id, file: null, command: \"$yaml_cmd\", exit_status: $status, stderr: \"`yaml_text $work/err`\"}" >> "$manifest"
 		return
 	fi
-	ID=$id DIR=$dir YAML_CMD=$yaml_cmd awk '
+	ID=$id DIR=$dir YAML_CMD=$yaml_cmd SUFFIX=$suffix TAKEN=$taken awk '
 	function flush() {
 		if (item == "") return
 		close(file)
 		if (status == "0" && lines > 0)
-			printf "  - {id: %s@%s, file: %s@%s.txt, command: \"%s\", exit_status: 0, stderr: \"\"}\n", ENVIRON["ID"], item, ENVIRON["ID"], item, ENVIRON["YAML_CMD"]
+			printf "  - {id: %s@%s%s, file: %s@%s%s.txt, command: \"%s\", %sexit_status: 0, stderr: \"\"}\n", ENVIRON["ID"], item, ENVIRON["SUFFIX"], ENVIRON["ID"], item, ENVIRON["SUFFIX"], ENVIRON["YAML_CMD"], ENVIRON["TAKEN"]
 		else {
-			printf "  - {id: %s@%s, file: null, command: \"%s\", exit_status: %s, stderr: \"%s\"}\n", ENVIRON["ID"], item, ENVIRON["YAML_CMD"], (status == "" ? "null" : status), text
+			printf "  - {id: %s@%s%s, file: null, command: \"%s\", %sexit_status: %s, stderr: \"%s\"}\n", ENVIRON["ID"], item, ENVIRON["SUFFIX"], ENVIRON["YAML_CMD"], ENVIRON["TAKEN"], (status == "" ? "null" : status), text
 			system("rm -f \"" file "\"")
 		}
 		item = ""
@@ -176,7 +189,7 @@ run_items() {
 		flush()
 		name = substr($0, @@SKIP@@)
 		if (name ~ /^[A-Za-z0-9_.:-]+$/ && length(name) <= 64) {
-			item = name; file = ENVIRON["DIR"] "/" ENVIRON["ID"] "@" item ".txt"
+			item = name; file = ENVIRON["DIR"] "/" ENVIRON["ID"] "@" item ENVIRON["SUFFIX"] ".txt"
 			printf "" > file; lines = 0; text = ""; status = ""
 		} else item = ""
 		next
@@ -188,7 +201,7 @@ run_items() {
 	}
 	END { flush() }' "$work/items" > "$work/entries"
 	echo "-- -" > "$work/hashes"  # never empty: awk tells its two files apart by it
-	for f in "$dir/$id"@*.txt; do
+	for f in "$dir/$id"@*"$suffix".txt; do
 		[ -f "$f" ] && echo "`basename "$f"` `hash256 "$f"`" >> "$work/hashes"
 	done
 	awk 'NR == FNR { sha[$1] = $2; next }
@@ -237,6 +250,12 @@ def _yaml(text: str) -> str:
     return json.dumps(text)[1:-1]
 
 
+def _shown(c: allowlist.Command) -> str:
+    """A sampled command as the script's header names it: a loop over interfaces by its output's command."""
+    found = platforms.known(c.id) if c.per_item else None
+    return f"{found[0].output.line} per interface" if found is not None else c.line
+
+
 def render(platform: str, privilege: str | None = None) -> str:
     by_name = platforms.script_platforms()
     if platform not in by_name:
@@ -246,9 +265,9 @@ def render(platform: str, privilege: str | None = None) -> str:
            .replace("@@SKIP@@", str(len(allowlist.MARKER) + 1)).replace("@@MAX_OUTPUT@@", str(MAX_OUTPUT_BYTES))
            .replace("@@MAX_ITEMS@@", str(MAX_PER_ITEM_BYTES)))
     commands = by_name[platform]
-    counters = [c for c in commands if c.sampled and not c.per_item]  # per-item outputs: not sampled by the script yet
+    counters = [c for c in commands if c.sampled]
     lines = [_HEADER.format(version=__version__, platform=platform, timeout=COMMAND_TIMEOUT_S, most=sampling.MOST_S,
-                            sampled=", ".join(c.line for c in counters) or "none on this platform") + _ENCODE + run]
+                            sampled=", ".join(_shown(c) for c in counters) or "none on this platform") + _ENCODE + run]
     second: list[str] = []
     for c in commands:
         line = allowlist.wrapped(c, c.line, privilege)
@@ -256,7 +275,11 @@ def render(platform: str, privilege: str | None = None) -> str:
         fallback_id = c.fallback_id or c.id
         if c.per_item:
             args = [c.id, _yaml(line), line] + ([fallback, _yaml(fallback), fallback_id] if fallback else [])
-            lines.append("run_items " + " ".join(shlex.quote(a) for a in args))
+            if c in counters:  # a loop over interfaces read twice: ID@NAME.txt, then ID@NAME~2.txt
+                lines.append("run_items_sampled '' " + " ".join(shlex.quote(a) for a in args))
+                second.append(f"\trun_items_sampled {SECOND} " + " ".join(shlex.quote(a) for a in args))
+            else:
+                lines.append("run_items " + " ".join(shlex.quote(a) for a in args))
             continue
         args = [c.id, allowlist.file_name(c), _yaml(line), line]
         if fallback:

@@ -90,7 +90,8 @@ def counter_delta(before: int, after: int, width: Width = 64, most: float | None
     return Delta(grown, wrapped)
 
 
-def _unusable(before: Sample, after: Sample) -> str | None:
+def unusable(before: Sample, after: Sample) -> str | None:
+    """Why two samples give no rate at all (no interval, the object re-created), or None."""
     interval = after.time - before.time
     if not math.isfinite(interval) or interval <= 0:
         return f"the samples are {interval:g} s apart: no interval to divide by"
@@ -110,7 +111,7 @@ def rates(before: Sample, after: Sample, widths: Mapping[str, Width] | None = No
     ceilings = ceilings or {}
     wanted = sorted(before.counters.keys() | after.counters.keys()) if names is None else list(names)
     interval = after.time - before.time
-    why = _unusable(before, after)
+    why = unusable(before, after)
     out: dict[str, Rate] = {}
     for name in wanted:
         old, new = before.counters.get(name), after.counters.get(name)

@@ -84,3 +84,56 @@ def median(values: Sequence[float]) -> float | None:
         return None
     middle = len(ordered) // 2
     return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+TRAFFIC_VALUES = ("in_bps", "out_bps", "line_bps", "in_line_share", "out_line_share", "in_pps", "out_pps",
+                  "drops_per_s", "no_buffer_per_s", "lso_share")
+
+
+def link_rate(name: str, before: arithmetic.Sample | None, after: arithmetic.Sample | None, *,
+              in_bytes: Sequence[str], out_bytes: Sequence[str], in_packets: Sequence[str],
+              out_packets: Sequence[str], drops: Sequence[str], no_buffer: Sequence[str] | None = None,
+              lso: tuple[str, str] | None = None, line_bps: float | None = None,
+              widths: Mapping[str, arithmetic.Width] | None = None, ceilings: Mapping[str, float] | None = None,
+              why: Mapping[str, str] | None = None) -> TrafficRate:
+    """A link's rates from two samples of its counters, by the counters' names in the source.
+
+    `no_buffer` None: the source counts no such events; `lso` (sent by LSO, all
+    sent) None: it counts no LSO sends; `line_bps` None: it gives no line rate.
+    `why` says, under a value's name, why a value the source lacks is None.
+    """
+    entry = TrafficRate(name=name)
+    why = why or {}
+    reason: str | None
+    if before is None or after is None:
+        which = "second" if before is None else "first"
+        reason = f"in the {which} sample only: created or removed between the samples"
+    elif (reason := arithmetic.unusable(before, after)) is None:
+        entry.interval_s = after.time - before.time
+        names = [*in_bytes, *out_bytes, *in_packets, *out_packets, *drops, *(no_buffer or ()), *(lso or ())]
+        got = arithmetic.rates(before, after, widths, ceilings, names=list(dict.fromkeys(names)))
+        entry.wrapped = sorted(r.counter for r in got.values() if r.wrapped)
+        for field, counters, scale in (("in_bps", in_bytes, 8.0), ("out_bps", out_bytes, 8.0),
+                                       ("in_pps", in_packets, 1.0), ("out_pps", out_packets, 1.0),
+                                       ("drops_per_s", drops, 1.0)):
+            set_value(entry, field, *per_second(got, counters, scale))
+        if no_buffer is not None:
+            set_value(entry, "no_buffer_per_s", *per_second(got, no_buffer, 1.0))
+        if lso is not None:
+            share = arithmetic.share_of(got[lso[0]], got[lso[1]])
+            set_value(entry, "lso_share", share.value, share.reason)
+        if line_bps:
+            entry.line_bps = float(line_bps)
+            for field, bps in (("in_line_share", entry.in_bps), ("out_line_share", entry.out_bps)):
+                if bps is None:
+                    entry.reasons[field] = entry.reasons.get(field.split("_")[0] + "_bps", "no rate")
+                else:
+                    setattr(entry, field, bps / line_bps)
+        reason = None
+    for field, text in ({} if reason else why).items():  # no rate at all: that reason first
+        if getattr(entry, field) is None and field not in entry.reasons:
+            entry.reasons[field] = text
+    for field in TRAFFIC_VALUES:
+        if getattr(entry, field) is None and field not in entry.reasons:
+            entry.reasons[field] = reason or "no rate"
+    return entry

@@ -15,6 +15,7 @@ import re
 from typing import Any
 
 from advisor.platforms.hpux.records import HpuxFacts, LanInterface, LanRef
+from advisor.platforms.hpux import rates as traffic_rates
 from advisor.platforms.hpux.parsers.lan import FIRST_APA_PPA, LanMib, NwmgrAttrs, parse_speed
 
 # Drivers that cannot do TSO (HP-UX 11i v3 Ethernet Support Guide; domain-facts 6).
@@ -40,6 +41,8 @@ def build(facts: HpuxFacts, parsed: dict[str, Any], files: dict[str, str]) -> No
         facts.hpux_release = u.release
         facts.os_name = f"HP-UX {u.release}"
         facts.evidence["hpux_release"] = f"{files['uname-a']}:{u.line}"
+    if (rates := traffic_rates.build(parsed, files)) is not None:  # the interfaces need not be listed
+        facts.rates = rates
     out = _from_lanscan(parsed, files) or _from_nwmgr(parsed, files)
     if out is None:
         return

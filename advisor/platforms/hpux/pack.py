@@ -38,7 +38,8 @@ PACK = Pack(
                recognised_by=(Pattern(r"\A\s*(lan\d+) current values\s*:?\s*$", re.M),)),
         Output("nwmgr-vmtu", "nwmgr -g -A vmtu", parser="lan:parse_vmtu", family="nwmgr -g -A vmtu", per_item=True),
         Output("lanadmin-vmtu", "lanadmin -x vmtu", parser="lan:parse_vmtu", family="lanadmin -x vmtu", per_item=True),
-        Output("lanadmin-g", "lanadmin -g", parser="lan:parse_lanadmin_mib", family="lanadmin -g", per_item=True,
+        Output("lanadmin-g", "lanadmin -g", parser="lan:parse_lanadmin_mib_output", given="output",
+               family="lanadmin -g", per_item=True, sampled=True,
                recognised_by=(Pattern(r"^[ \t]*LAN INTERFACE STATUS DISPLAY[ \t]*\n(?:[^\n]*\n){0,4}?[ \t]*PPA Number[ \t]*=[ \t]*"
                                       r"(\d+)", re.M),)),
         Output("lanadmin-apa", "lanadmin -x -i", parser="lan:parse_lanadmin_apa", family="lanadmin -x -i", per_item=True,
@@ -52,6 +53,8 @@ PACK = Pack(
         Command("nwmgr-vmtu", _each_lan("nwmgr -g -A vmtu"),
                 fallback=each("lanscan -p", "lanadmin -x vmtu $i"), fallback_id="lanadmin-vmtu", per_item=True),
         Command("nwmgr-attrs", _each_lan("nwmgr -g -A all"), per_item=True),  # speed, link state, checksum offload
+        # MIB-II counters per PPA, read twice with --sample for rates (issue #29)
+        Command("lanadmin-g", each("lanscan -p", "lanadmin -g $i"), per_item=True, sampled=True),
     ),
     lines=(("lanscan", "lines:lanscan"), ("nwmgr", "lines:nwmgr"), ("lanadmin", "lines:lanadmin")),
     subjects=(Subject("lan", "lan_interfaces", "interface", lambda lan: f"interface {lan.name}"),),
@@ -64,6 +67,7 @@ PACK = Pack(
         ("lan.members", "lanscan -q (or lanadmin -x -i PPA, nwmgr -S apa -I PPA -v)"),
         ("lan.speed_mbps", "nwmgr -g -A all -c lanN (11i v3) or lanadmin -g PPA"),
         ("lan.tx_cko", "nwmgr -g -A all -c lanN (11i v3)"),
+        ("host.rates", "lanadmin -g PPA of each interface, two samples (advisor audit --sample 30s)"),
         ("lan.", "lanscan; lanscan -q"),
     ),
     facts="facts:build",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from advisor.platforms.linux import rates as traffic_rates
 from advisor.platforms.linux.records import LinuxFacts, Interface, LinuxBridge, PciCard, Port
 
 _VIRTUAL_PORT = re.compile(r"^(vif|tap|vnet|veth)")
@@ -34,6 +35,8 @@ def build(facts: LinuxFacts, parsed: dict[str, Any], files: dict[str, str]) -> N
     if (pci := parsed.get("lspci-vv")) is not None:
         facts.pci_cards = _pci_cards(pci, files)
         _ports_up(facts.pci_cards, pci, parsed, files, links if "ip-link" in parsed else None)
+    if (rates := traffic_rates.build(parsed, files)) is not None:
+        facts.rates = rates
 
 
 def _kind(name: str) -> str:

@@ -1,4 +1,4 @@
-"""Which output a typed Linux command line prints: brctl, ip, ethtool, sysctl, lspci."""
+"""Which output a typed Linux command line prints: brctl, ip, ethtool, sysctl, lspci, cat /proc/net/dev."""
 
 from __future__ import annotations
 
@@ -21,9 +21,16 @@ def ip(args: list[str]) -> Reading | None:
 
 
 def ethtool(args: list[str]) -> Reading | None:
+    if len(args) == 2 and args[0] in ("-S", "--statistics"):
+        return Reading(f"ethtool-stats@{args[1]}")  # not `ethtool-s`: -S is no feature letter like -k, -c, -i
     if len(args) == 2 and args[0] in _ETHTOOL:
         return Reading(f"ethtool-{_ETHTOOL[args[0]]}@{args[1]}")
     return None
+
+
+def shown_file(args: list[str]) -> Reading | None:
+    """`cat /proc/net/dev`."""
+    return Reading("proc-net-dev") if args and args[-1] == "/proc/net/dev" else None
 
 
 def sysctl(args: list[str]) -> Reading | None:

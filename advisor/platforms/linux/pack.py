@@ -38,6 +38,14 @@ PACK = Pack(
                sosreport=("sos_commands/networking/ethtool_-c_{item}",)),
         Output("ethtool-i", "ethtool -i", parser="net:parse_ethtool_i", family="ethtool -i", per_item=True,
                sosreport=("sos_commands/networking/ethtool_-i_{item}",)),
+        # counters, read twice with --sample for rates (issue #29); no time in either: the manifest's taken_at
+        Output("proc-net-dev", "cat /proc/net/dev", parser="counters:parse_proc_net_dev", given="output",
+               family="cat /proc/net/dev", sampled=True,
+               recognised_by=(Pattern(r"^[ \t]*Inter-\|[ \t]*Receive[ \t]*\|[ \t]*Transmit[ \t]*\n[ \t]*face[ \t]*\|",
+                                      re.M),)),
+        # `ethtool -S` does not name its interface: the file name (or the typed command line) does
+        Output("ethtool-stats", "ethtool -S", parser="counters:parse_ethtool_stats", given="output",
+               family="ethtool -S", per_item=True, sampled=True),
         # -a, -g, -l: read by no rule yet
         Output("ethtool-a", "ethtool -a", per_item=True,
                recognised_by=(Pattern(r"^Pause parameters for ([A-Za-z0-9_.:-]+):", re.M),)),
@@ -56,9 +64,12 @@ PACK = Pack(
         Command("ethtool-k", _each_interface("ethtool -k"), per_item=True),
         Command("ethtool-c", _each_interface("ethtool -c"), per_item=True),
         Command("ethtool-i", _each_interface("ethtool -i"), per_item=True),
+        Command("proc-net-dev", "cat /proc/net/dev", sampled=True),
+        Command("ethtool-stats", _each_interface("ethtool -S"), per_item=True, sampled=True),
     ),
     lines=(("brctl", "lines:brctl"), ("ip", "lines:ip"), ("ethtool", "lines:ethtool"), ("sysctl", "lines:sysctl"),
-           ("lspci", "lines:lspci")),
+           ("lspci", "lines:lspci"), ("cat", "lines:shown_file"), ("more", "lines:shown_file"),
+           ("less", "lines:shown_file")),
     subjects=(
         Subject("bridge", "bridges", "bridge", lambda b: f"bridge {b.name}"),
         Subject("interface", "interfaces", "interface", lambda i: f"interface {i.name}"),
@@ -69,6 +80,7 @@ PACK = Pack(
         ("host.interfaces", "ethtool -k of each interface"),
         ("host.ip_forward", "sysctl -a (net.)"),
         ("host.pci_cards", "lspci -vv"),
+        ("host.rates", "cat /proc/net/dev and ethtool -S of each interface, two samples (advisor audit --sample 30s)"),
         ("bridge.", "brctl show and ip -o link"),
         ("interface.", "ethtool -k of each interface"),
         ("pci-card.ports_up", "ethtool -i of each interface and ip -o link"),

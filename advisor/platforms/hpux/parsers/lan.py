@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from advisor.collect.capture import RawOutput
 from advisor.errors import ParseError
 from advisor.parsers.text import Line, digits, numbered
 
@@ -334,6 +335,9 @@ class LanMib:
     interface's MIB-II status and counters."""
     ppa: int
     values: dict[str, tuple[str, int]]  # name as printed, without ` (value)` -> (value, line)
+    date: str | None = None  # the line under the heading (`Mon, May 23,2011  12:01:08`, local time), as printed
+    date_line: int | None = None
+    taken_at: float | None = None  # POSIX seconds the manifest says it was read (a sampled output), if it says
 
     def number(self, name: str) -> int | None:
         value = self.values.get(name, ("", 0))[0]
@@ -360,6 +364,7 @@ def parse_lanadmin_mib(text: str) -> LanMib:
     if start is None:
         raise ParseError(f"expected lanadmin -g output: the '{_MIB_HEADING}' heading")
     values: dict[str, tuple[str, int]] = {}
+    date: tuple[str, int] | None = None
     dated = after_value = False
     open_block = True  # a `Name = value` line here belongs to the display
     for ln in lines[start + 1:]:
@@ -370,6 +375,7 @@ def parse_lanadmin_mib(text: str) -> LanMib:
             after_value = False
         elif not values and m is None and not dated:
             dated = True  # the date under the heading
+            date = (s, ln.number)
         elif _PRESS.match(s) or _GROUP.match(s):
             open_block = True
         elif m is not None and open_block:
@@ -383,7 +389,14 @@ def parse_lanadmin_mib(text: str) -> LanMib:
     ppa = values.get("PPA Number", ("", 0))[0]
     if not digits(ppa):
         raise ParseError("no 'PPA Number = N' line under the status display heading", line=lines[start].number)
-    return LanMib(int(ppa), values)
+    return LanMib(int(ppa), values, *(date or (None, None)))
+
+
+def parse_lanadmin_mib_output(output: RawOutput) -> LanMib:
+    """parse_lanadmin_mib, with the time the manifest gives the reading (--sample)."""
+    mib = parse_lanadmin_mib(output.text())
+    mib.taken_at = getattr(output, "taken_at", None)  # a bare text (fuzzing) has none
+    return mib
 
 
 @dataclass

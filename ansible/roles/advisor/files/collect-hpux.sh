@@ -8,7 +8,7 @@
 # (default: uname -n). ADVISOR_COMMAND_TIMEOUT stops a command after that many seconds
 # (default 300); the bundle keeps what the others printed. ADVISOR_DEADLINE bounds
 # the whole collection the same way (seconds; default none). ADVISOR_SAMPLE reads the
-# counters (none on this platform) again that many seconds after the first time, for rates
+# counters (lanadmin -g per interface) again that many seconds after the first time, for rates
 # (whole seconds, 1 to 600; default 0: once), as advisor collect's --sample.
 PATH=$PATH:/usr/sbin:/usr/bin:/sbin:/bin:/opt/SUNWldm/bin:/usr/contrib/bin
 export PATH
@@ -32,6 +32,7 @@ case $sample in ''|*[!0-9]*|0?*) echo "ADVISOR_SAMPLE=$sample: give whole second
 if [ $sample -gt 600 ]; then echo "ADVISOR_SAMPLE=$sample: give whole seconds, 1 to 600 (0: once)" >&2; exit 2; fi
 sampler=  # the sleep the second reading waits for, started with the first
 taken=  # the taken_at of a sampled command's manifest entry
+suffix=  # ~2 while a per-interface loop is read the second time
 work=${TMPDIR:-/tmp}/advisor.$$
 dir=$work/bundle/$name  # beside, never among, the scratch files (err, items, host)
 rm -rf "$work"
@@ -132,8 +133,20 @@ run_sampled() {
 	taken=
 }
 
+# run_items_sampled SUFFIX ARGS...: run_items's, for a loop whose counters are read
+# twice with $sample: its files are ID@NAME$SUFFIX.txt, its entries say when it ran
+run_items_sampled() {
+	suffix=$1; shift
+	if [ $sample -gt 0 ]; then
+		taken="taken_at: \"`date -u +%Y-%m-%dT%H:%M:%SZ`\", "
+		if [ -z "$sampler" ]; then sleep $sample > /dev/null 2>&1 & sampler=$!; fi
+	fi
+	run_items "$@"
+	taken=; suffix=
+}
+
 # run_items ID YAML-COMMAND COMMAND [FALLBACK YAML-FALLBACK FALLBACK-ID]: a loop over
-# interfaces whose "@@advisor NAME" sections become ID@NAME.txt files
+# interfaces whose "@@advisor NAME" sections become ID@NAME$suffix.txt files
 run_items() {
 	id=$1; yaml_cmd=$2; cmd=$3
 	bounded "$work/items" 16777216 "$cmd"
@@ -145,14 +158,14 @@ run_items() {
 		printf '%s\n' "  - {id: $id, file: null, command: \"$yaml_cmd\", exit_status: $status, stderr: \"`yaml_text $work/err`\"}" >> "$manifest"
 		return
 	fi
-	ID=$id DIR=$dir YAML_CMD=$yaml_cmd awk '
+	ID=$id DIR=$dir YAML_CMD=$yaml_cmd SUFFIX=$suffix TAKEN=$taken awk '
 	function flush() {
 		if (item == "") return
 		close(file)
 		if (status == "0" && lines > 0)
-			printf "  - {id: %s@%s, file: %s@%s.txt, command: \"%s\", exit_status: 0, stderr: \"\"}\n", ENVIRON["ID"], item, ENVIRON["ID"], item, ENVIRON["YAML_CMD"]
+			printf "  - {id: %s@%s%s, file: %s@%s%s.txt, command: \"%s\", %sexit_status: 0, stderr: \"\"}\n", ENVIRON["ID"], item, ENVIRON["SUFFIX"], ENVIRON["ID"], item, ENVIRON["SUFFIX"], ENVIRON["YAML_CMD"], ENVIRON["TAKEN"]
 		else {
-			printf "  - {id: %s@%s, file: null, command: \"%s\", exit_status: %s, stderr: \"%s\"}\n", ENVIRON["ID"], item, ENVIRON["YAML_CMD"], (status == "" ? "null" : status), text
+			printf "  - {id: %s@%s%s, file: null, command: \"%s\", %sexit_status: %s, stderr: \"%s\"}\n", ENVIRON["ID"], item, ENVIRON["SUFFIX"], ENVIRON["YAML_CMD"], ENVIRON["TAKEN"], (status == "" ? "null" : status), text
 			system("rm -f \"" file "\"")
 		}
 		item = ""
@@ -162,7 +175,7 @@ run_items() {
 		flush()
 		name = substr($0, 11)
 		if (name ~ /^[A-Za-z0-9_.:-]+$/ && length(name) <= 64) {
-			item = name; file = ENVIRON["DIR"] "/" ENVIRON["ID"] "@" item ".txt"
+			item = name; file = ENVIRON["DIR"] "/" ENVIRON["ID"] "@" item ENVIRON["SUFFIX"] ".txt"
 			printf "" > file; lines = 0; text = ""; status = ""
 		} else item = ""
 		next
@@ -174,7 +187,7 @@ run_items() {
 	}
 	END { flush() }' "$work/items" > "$work/entries"
 	echo "-- -" > "$work/hashes"  # never empty: awk tells its two files apart by it
-	for f in "$dir/$id"@*.txt; do
+	for f in "$dir/$id"@*"$suffix".txt; do
 		[ -f "$f" ] && echo "`basename "$f"` `hash256 "$f"`" >> "$work/hashes"
 	done
 	awk 'NR == FNR { sha[$1] = $2; next }
@@ -192,6 +205,12 @@ run lanscan-v lanscan-v.txt 'lanscan -v' 'lanscan -v'
 run nwmgr nwmgr.txt '[ `uname -r` = B.11.31 ] || exit 1; nwmgr' '[ `uname -r` = B.11.31 ] || exit 1; nwmgr'
 run_items nwmgr-vmtu '[ `uname -r` = B.11.31 ] || exit 1; for i in `lanscan -i | awk '"'"'{print $1}'"'"'`; do echo \"@@advisor $i\"; nwmgr -g -A vmtu -c $i 2>&1; echo \"@@advisor-exit $?\"; done' '[ `uname -r` = B.11.31 ] || exit 1; for i in `lanscan -i | awk '"'"'{print $1}'"'"'`; do echo "@@advisor $i"; nwmgr -g -A vmtu -c $i 2>&1; echo "@@advisor-exit $?"; done' 'for i in `lanscan -p`; do echo "@@advisor $i"; lanadmin -x vmtu $i 2>&1; echo "@@advisor-exit $?"; done' 'for i in `lanscan -p`; do echo \"@@advisor $i\"; lanadmin -x vmtu $i 2>&1; echo \"@@advisor-exit $?\"; done' lanadmin-vmtu
 run_items nwmgr-attrs '[ `uname -r` = B.11.31 ] || exit 1; for i in `lanscan -i | awk '"'"'{print $1}'"'"'`; do echo \"@@advisor $i\"; nwmgr -g -A all -c $i 2>&1; echo \"@@advisor-exit $?\"; done' '[ `uname -r` = B.11.31 ] || exit 1; for i in `lanscan -i | awk '"'"'{print $1}'"'"'`; do echo "@@advisor $i"; nwmgr -g -A all -c $i 2>&1; echo "@@advisor-exit $?"; done'
+run_items_sampled '' lanadmin-g 'for i in `lanscan -p`; do echo \"@@advisor $i\"; lanadmin -g $i 2>&1; echo \"@@advisor-exit $?\"; done' 'for i in `lanscan -p`; do echo "@@advisor $i"; lanadmin -g $i 2>&1; echo "@@advisor-exit $?"; done'
+if [ $sample -gt 0 ] && [ -n "$sampler" ]; then
+	wait $sampler
+	sampler=done
+	run_items_sampled ~2 lanadmin-g 'for i in `lanscan -p`; do echo \"@@advisor $i\"; lanadmin -g $i 2>&1; echo \"@@advisor-exit $?\"; done' 'for i in `lanscan -p`; do echo "@@advisor $i"; lanadmin -g $i 2>&1; echo "@@advisor-exit $?"; done'
+fi
 
 if [ "$out" = "-" ]; then  # the caller holds it in memory: a bounded size, or a reason
 	(cd "$work/bundle" && tar cf - "$name") | gzip -c > "$work/bundle.tar.gz" || exit 1

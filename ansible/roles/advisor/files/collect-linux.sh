@@ -8,7 +8,7 @@
 # (default: uname -n). ADVISOR_COMMAND_TIMEOUT stops a command after that many seconds
 # (default 300); the bundle keeps what the others printed. ADVISOR_DEADLINE bounds
 # the whole collection the same way (seconds; default none). ADVISOR_SAMPLE reads the
-# counters (none on this platform) again that many seconds after the first time, for rates
+# counters (cat /proc/net/dev, ethtool -S per interface) again that many seconds after the first time, for rates
 # (whole seconds, 1 to 600; default 0: once), as advisor collect's --sample.
 PATH=$PATH:/usr/sbin:/usr/bin:/sbin:/bin:/opt/SUNWldm/bin:/usr/contrib/bin
 export PATH
@@ -32,6 +32,7 @@ case $sample in ''|*[!0-9]*|0?*) echo "ADVISOR_SAMPLE=$sample: give whole second
 if [ $sample -gt 600 ]; then echo "ADVISOR_SAMPLE=$sample: give whole seconds, 1 to 600 (0: once)" >&2; exit 2; fi
 sampler=  # the sleep the second reading waits for, started with the first
 taken=  # the taken_at of a sampled command's manifest entry
+suffix=  # ~2 while a per-interface loop is read the second time
 work=${TMPDIR:-/tmp}/advisor.$$
 dir=$work/bundle/$name  # beside, never among, the scratch files (err, items, host)
 rm -rf "$work"
@@ -132,8 +133,20 @@ run_sampled() {
 	taken=
 }
 
+# run_items_sampled SUFFIX ARGS...: run_items's, for a loop whose counters are read
+# twice with $sample: its files are ID@NAME$SUFFIX.txt, its entries say when it ran
+run_items_sampled() {
+	suffix=$1; shift
+	if [ $sample -gt 0 ]; then
+		taken="taken_at: \"`date -u +%Y-%m-%dT%H:%M:%SZ`\", "
+		if [ -z "$sampler" ]; then sleep $sample > /dev/null 2>&1 & sampler=$!; fi
+	fi
+	run_items "$@"
+	taken=; suffix=
+}
+
 # run_items ID YAML-COMMAND COMMAND [FALLBACK YAML-FALLBACK FALLBACK-ID]: a loop over
-# interfaces whose "@@advisor NAME" sections become ID@NAME.txt files
+# interfaces whose "@@advisor NAME" sections become ID@NAME$suffix.txt files
 run_items() {
 	id=$1; yaml_cmd=$2; cmd=$3
 	bounded "$work/items" 16777216 "$cmd"
@@ -145,14 +158,14 @@ run_items() {
 		printf '%s\n' "  - {id: $id, file: null, command: \"$yaml_cmd\", exit_status: $status, stderr: \"`yaml_text $work/err`\"}" >> "$manifest"
 		return
 	fi
-	ID=$id DIR=$dir YAML_CMD=$yaml_cmd awk '
+	ID=$id DIR=$dir YAML_CMD=$yaml_cmd SUFFIX=$suffix TAKEN=$taken awk '
 	function flush() {
 		if (item == "") return
 		close(file)
 		if (status == "0" && lines > 0)
-			printf "  - {id: %s@%s, file: %s@%s.txt, command: \"%s\", exit_status: 0, stderr: \"\"}\n", ENVIRON["ID"], item, ENVIRON["ID"], item, ENVIRON["YAML_CMD"]
+			printf "  - {id: %s@%s%s, file: %s@%s%s.txt, command: \"%s\", %sexit_status: 0, stderr: \"\"}\n", ENVIRON["ID"], item, ENVIRON["SUFFIX"], ENVIRON["ID"], item, ENVIRON["SUFFIX"], ENVIRON["YAML_CMD"], ENVIRON["TAKEN"]
 		else {
-			printf "  - {id: %s@%s, file: null, command: \"%s\", exit_status: %s, stderr: \"%s\"}\n", ENVIRON["ID"], item, ENVIRON["YAML_CMD"], (status == "" ? "null" : status), text
+			printf "  - {id: %s@%s%s, file: null, command: \"%s\", %sexit_status: %s, stderr: \"%s\"}\n", ENVIRON["ID"], item, ENVIRON["SUFFIX"], ENVIRON["YAML_CMD"], ENVIRON["TAKEN"], (status == "" ? "null" : status), text
 			system("rm -f \"" file "\"")
 		}
 		item = ""
@@ -162,7 +175,7 @@ run_items() {
 		flush()
 		name = substr($0, 11)
 		if (name ~ /^[A-Za-z0-9_.:-]+$/ && length(name) <= 64) {
-			item = name; file = ENVIRON["DIR"] "/" ENVIRON["ID"] "@" item ".txt"
+			item = name; file = ENVIRON["DIR"] "/" ENVIRON["ID"] "@" item ENVIRON["SUFFIX"] ".txt"
 			printf "" > file; lines = 0; text = ""; status = ""
 		} else item = ""
 		next
@@ -174,7 +187,7 @@ run_items() {
 	}
 	END { flush() }' "$work/items" > "$work/entries"
 	echo "-- -" > "$work/hashes"  # never empty: awk tells its two files apart by it
-	for f in "$dir/$id"@*.txt; do
+	for f in "$dir/$id"@*"$suffix".txt; do
 		[ -f "$f" ] && echo "`basename "$f"` `hash256 "$f"`" >> "$work/hashes"
 	done
 	awk 'NR == FNR { sha[$1] = $2; next }
@@ -195,12 +208,20 @@ run lspci-vv lspci-vv.txt 'lspci -vv' 'lspci -vv'
 run_items ethtool-k 'for i in `ip -o link | awk -F'"'"': '"'"' '"'"'{print $2}'"'"' | sed '"'"'s/@.*//'"'"'`; do echo \"@@advisor $i\"; ethtool -k \"$i\" 2>&1; echo \"@@advisor-exit $?\"; done' 'for i in `ip -o link | awk -F'"'"': '"'"' '"'"'{print $2}'"'"' | sed '"'"'s/@.*//'"'"'`; do echo "@@advisor $i"; ethtool -k "$i" 2>&1; echo "@@advisor-exit $?"; done'
 run_items ethtool-c 'for i in `ip -o link | awk -F'"'"': '"'"' '"'"'{print $2}'"'"' | sed '"'"'s/@.*//'"'"'`; do echo \"@@advisor $i\"; ethtool -c \"$i\" 2>&1; echo \"@@advisor-exit $?\"; done' 'for i in `ip -o link | awk -F'"'"': '"'"' '"'"'{print $2}'"'"' | sed '"'"'s/@.*//'"'"'`; do echo "@@advisor $i"; ethtool -c "$i" 2>&1; echo "@@advisor-exit $?"; done'
 run_items ethtool-i 'for i in `ip -o link | awk -F'"'"': '"'"' '"'"'{print $2}'"'"' | sed '"'"'s/@.*//'"'"'`; do echo \"@@advisor $i\"; ethtool -i \"$i\" 2>&1; echo \"@@advisor-exit $?\"; done' 'for i in `ip -o link | awk -F'"'"': '"'"' '"'"'{print $2}'"'"' | sed '"'"'s/@.*//'"'"'`; do echo "@@advisor $i"; ethtool -i "$i" 2>&1; echo "@@advisor-exit $?"; done'
+run_sampled proc-net-dev proc-net-dev.txt 'cat /proc/net/dev' 'cat /proc/net/dev'
+run_items_sampled '' ethtool-stats 'for i in `ip -o link | awk -F'"'"': '"'"' '"'"'{print $2}'"'"' | sed '"'"'s/@.*//'"'"'`; do echo \"@@advisor $i\"; ethtool -S \"$i\" 2>&1; echo \"@@advisor-exit $?\"; done' 'for i in `ip -o link | awk -F'"'"': '"'"' '"'"'{print $2}'"'"' | sed '"'"'s/@.*//'"'"'`; do echo "@@advisor $i"; ethtool -S "$i" 2>&1; echo "@@advisor-exit $?"; done'
 run virsh-list virsh-list.txt 'virsh list --all' 'virsh list --all'
 run_items virsh-vcpupin 'for i in `virsh list --name`; do echo \"@@advisor $i\"; virsh vcpupin \"$i\" 2>&1; echo \"@@advisor-exit $?\"; done' 'for i in `virsh list --name`; do echo "@@advisor $i"; virsh vcpupin "$i" 2>&1; echo "@@advisor-exit $?"; done'
 run_items virsh-domiflist 'for i in `virsh list --name`; do echo \"@@advisor $i\"; virsh domiflist \"$i\" 2>&1; echo \"@@advisor-exit $?\"; done' 'for i in `virsh list --name`; do echo "@@advisor $i"; virsh domiflist "$i" 2>&1; echo "@@advisor-exit $?"; done'
 run xl-info xl-info.txt 'xl info' 'xl info' 'xm info' 'xm info' xm-info.txt xm-info
 run xl-list xl-list.txt 'xl list' 'xl list' 'xm list' 'xm list' xm-list.txt xm-list
 run xl-vcpu-list xl-vcpu-list.txt 'xl vcpu-list' 'xl vcpu-list' 'xm vcpu-list' 'xm vcpu-list' xm-vcpu-list.txt xm-vcpu-list
+if [ $sample -gt 0 ] && [ -n "$sampler" ]; then
+	wait $sampler
+	sampler=done
+	run_sampled 'proc-net-dev~2' 'proc-net-dev~2.txt' 'cat /proc/net/dev' 'cat /proc/net/dev'
+	run_items_sampled ~2 ethtool-stats 'for i in `ip -o link | awk -F'"'"': '"'"' '"'"'{print $2}'"'"' | sed '"'"'s/@.*//'"'"'`; do echo \"@@advisor $i\"; ethtool -S \"$i\" 2>&1; echo \"@@advisor-exit $?\"; done' 'for i in `ip -o link | awk -F'"'"': '"'"' '"'"'{print $2}'"'"' | sed '"'"'s/@.*//'"'"'`; do echo "@@advisor $i"; ethtool -S "$i" 2>&1; echo "@@advisor-exit $?"; done'
+fi
 
 if [ "$out" = "-" ]; then  # the caller holds it in memory: a bounded size, or a reason
 	(cd "$work/bundle" && tar cf - "$name") | gzip -c > "$work/bundle.tar.gz" || exit 1
