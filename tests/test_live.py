@@ -243,15 +243,17 @@ def test_the_command_table() -> None:
         "cat /kernel/drv/ixgbe.conf", "cat /kernel/drv/nxge.conf", "cat /kernel/drv/ixgbevf.conf",
         # Linux and Xen dom0
         "cat /etc/os-release", "ip -o link", "brctl show", "sysctl -a 2>/dev/null | grep '^net\\.'", "lspci -vv",
+        "cat /proc/net/dev",
         "xl info", "xm info", "xl list", "xm list", "xl vcpu-list", "xm vcpu-list", "virsh list --all",
         # HP-UX
         "lanscan; lanscan -q", "lanscan -v", "[ `uname -r` = B.11.31 ] || exit 1; nwmgr",
     }
     # Fixed loops over the host's own interfaces or guests: ndd values (as is, under sudo -n, under pfexec),
-    # ethtool -k/-c/-i, virsh vcpupin/domiflist, nwmgr vmtu and attributes, lanadmin vmtu.
-    assert len(loops) == 11 and all(
-        any(tool in line for tool in ("ndd -get /dev/tcp", "ethtool -k", "ethtool -c", "ethtool -i", "virsh vcpupin",
-                                      "virsh domiflist", "nwmgr -g -A vmtu", "nwmgr -g -A all", "lanadmin -x vmtu"))
+    # ethtool -k/-c/-i/-S, virsh vcpupin/domiflist, nwmgr vmtu and attributes, lanadmin vmtu and -g.
+    assert len(loops) == 13 and all(
+        any(tool in line for tool in ("ndd -get /dev/tcp", "ethtool -k", "ethtool -c", "ethtool -i", "ethtool -S",
+                                      "virsh vcpupin", "virsh domiflist", "nwmgr -g -A vmtu", "nwmgr -g -A all",
+                                      "lanadmin -x vmtu", "lanadmin -g"))
         for line in loops)
     assert len({line for line in loops if "sudo -n ndd -get" in line or "pfexec ndd -get" in line}) == 2
     privileged = lines - plain
