@@ -163,3 +163,15 @@ def comparable(host: dict) -> dict:
     return {"score": host["score"], "platform": host["platform"], "counts": host["counts"],
             "results": [subject(r) for r in host["results"]], "findings": findings,
             "detected": {k: v for k, v in host["detected"].items()}}
+
+
+def facts_of(path: Path):
+    """The facts of the one capture at `path`, read and built as a review does; none of its files may fail."""
+    from advisor.collect.offline import Loader
+    from advisor.facts.build import build
+
+    with Loader() as loader:
+        [capture] = loader.load(path)
+        built = build(capture)
+    assert not capture.errors and not built.errors
+    return built.facts

@@ -12,24 +12,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from advisor.collect.offline import Loader
 from advisor.errors import ParseError
-from advisor.facts.build import build
 from advisor.platforms.solaris import kstat_rates
 from advisor.platforms.solaris.parsers import kstat, kstat_wanted
-from conftest import CAPTURES, FIXTURES, ROOT, examples, review
+from conftest import facts_of, CAPTURES, FIXTURES, ROOT, examples, review
 
 SAMPLED = FIXTURES / "sampled/t5-primary-30s"
 REAL = ROOT / "tests/real/kstat-p"
 INTERVAL = 30.0004  # fixtures/tools/make_sampled_t5.py
-
-
-def _facts(path: Path):
-    with Loader() as loader:
-        [capture] = loader.load(path)
-        built = build(capture)
-    assert not capture.errors and not built.errors
-    return built.facts
 
 
 def _body(sample: Path) -> str:
@@ -41,7 +31,7 @@ def _by_name(entries):
 
 
 def test_a_bundle_of_two_dumps_gives_rates_per_link_port_and_cpu() -> None:
-    rates = _facts(SAMPLED).rates
+    rates = facts_of(SAMPLED).rates
     assert rates is not None and rates.interval_s == pytest.approx(INTERVAL)
     net0 = _by_name(rates.links)["net0"]
     assert net0.in_bps == pytest.approx(6.2e9, rel=1e-6) and net0.out_bps == pytest.approx(2.1e9, rel=1e-6)
@@ -63,7 +53,7 @@ def test_a_bundle_of_two_dumps_gives_rates_per_link_port_and_cpu() -> None:
 
 
 def test_a_32_bit_counter_that_wrapped_gives_its_true_delta() -> None:
-    net0 = _by_name(_facts(SAMPLED).rates.links)["net0"]
+    net0 = _by_name(facts_of(SAMPLED).rates.links)["net0"]
     before = (SAMPLED / "kstat-p.txt").read_text()
     after = (SAMPLED / "kstat-p~2.txt").read_text()
     assert "link:0:net0:norcvbuf\t4294967000\n" in before and "link:0:net0:norcvbuf\t1204\n" in after
@@ -72,14 +62,14 @@ def test_a_32_bit_counter_that_wrapped_gives_its_true_delta() -> None:
 
 
 def test_a_channel_created_again_between_the_samples_has_no_rate_and_says_why() -> None:
-    port = _by_name(_facts(SAMPLED).rates.ports)["vsw:1:vswldc0x9"]
+    port = _by_name(facts_of(SAMPLED).rates.ports)["vsw:1:vswldc0x9"]
     for value in ("in_bps", "out_bps", "in_pps", "out_pps", "drops_per_s", "no_buffer_per_s"):
         assert getattr(port, value) is None
         assert port.reasons[value].startswith("the object was re-created between the samples (crtime 598.891952836 ->")
 
 
 def test_every_value_left_none_has_its_reason() -> None:
-    rates = _facts(SAMPLED).rates
+    rates = facts_of(SAMPLED).rates
     for entry in (*rates.links, *rates.ports, *rates.cpus):
         for name, value in entry.dump().items():
             if value is None:
@@ -115,15 +105,15 @@ def _numbers(rates) -> dict:
 
 
 def test_without_a_manifest_and_under_another_name_the_second_dump_is_still_the_second_sample(tmp_path: Path) -> None:
-    expected = _numbers(_facts(SAMPLED).rates)
+    expected = _numbers(facts_of(SAMPLED).rates)
     bundle = _copy(tmp_path)
     (bundle / "manifest.yaml").unlink()
-    assert _numbers(_facts(bundle).rates) == expected
+    assert _numbers(facts_of(bundle).rates) == expected
     (bundle / "kstat-p~2.txt").rename(bundle / "kstat-later.out")  # known by its content
-    assert _numbers(_facts(bundle).rates) == expected
+    assert _numbers(facts_of(bundle).rates) == expected
     (bundle / "kstat-p.txt").rename(bundle / "zz-kstat-earlier.out")  # read second: the samples' times order them
     (bundle / "kstat-later.out").rename(bundle / "kstat-p.txt")
-    assert _numbers(_facts(bundle).rates) == expected
+    assert _numbers(facts_of(bundle).rates) == expected
 
 
 @pytest.mark.parametrize("layout", ["interval-T-u", "interval", "two-runs"])
@@ -139,7 +129,7 @@ def test_one_dump_of_two_samples_is_read_as_the_two_files(tmp_path: Path, layout
     (bundle / "kstat-p.txt").write_text(text)
     scan = kstat_wanted.scan_output(type("Out", (), {"path": bundle / "kstat-p.txt"})())  # type: ignore[arg-type]
     assert scan.rounds == 2 and len(scan.samples) == 2
-    assert _numbers(_facts(bundle).rates) == _numbers(_facts(SAMPLED).rates)
+    assert _numbers(facts_of(bundle).rates) == _numbers(facts_of(SAMPLED).rates)
 
 
 def test_a_pasted_session_of_two_kstat_runs_is_read_the_same_way(tmp_path: Path) -> None:
@@ -148,12 +138,12 @@ def test_a_pasted_session_of_two_kstat_runs_is_read_the_same_way(tmp_path: Path)
     session = tmp_path / "ticket-4711.txt"
     session.write_text(f"root@t5-primary:~# uname -a\n{uname}root@t5-primary:~# kstat -p\n{first}"
                        f"root@t5-primary:~# sleep 30\nroot@t5-primary:~# kstat -p\n{second}root@t5-primary:~# exit\n")
-    facts = _facts(session)
-    assert _numbers(facts.rates) == _numbers(_facts(SAMPLED).rates)
+    facts = facts_of(session)
+    assert _numbers(facts.rates) == _numbers(facts_of(SAMPLED).rates)
 
 
 def test_one_sample_gives_no_rates() -> None:
-    assert _facts(CAPTURES / "t5-primary-untuned").rates is None
+    assert facts_of(CAPTURES / "t5-primary-untuned").rates is None
 
 
 def test_the_man_pages_interval_examples_are_split_into_their_samples() -> None:

@@ -9,30 +9,20 @@ from pathlib import Path
 
 import pytest
 
-from advisor.collect.offline import Loader
-from advisor.facts.build import build
 from advisor.platforms.hpux.rates import display_time
-from conftest import FIXTURES, review
+from conftest import facts_of, FIXTURES, review
 
 LINUX = FIXTURES / "sampled/linux-gw-30s"
 HPUX = FIXTURES / "sampled/hpux-rx6600-20s"
 SPAN = 1 << 32
 
 
-def _facts(path: Path):
-    with Loader() as loader:
-        [capture] = loader.load(path)
-        built = build(capture)
-    assert not capture.errors and not built.errors
-    return built.facts
-
-
 def _links(path: Path):
-    return {e.name: e for e in _facts(path).rates.links}
+    return {e.name: e for e in facts_of(path).rates.links}
 
 
 def test_linux_rates_per_interface_from_proc_net_dev_and_ethtool_s() -> None:
-    rates = _facts(LINUX).rates
+    rates = facts_of(LINUX).rates
     assert rates.interval_s == 30.0  # the manifest's taken_at: /proc/net/dev prints no time
     eth0 = {e.name: e for e in rates.links}["eth0"]
     assert eth0.in_bps == pytest.approx(3e9) and eth0.out_bps == pytest.approx(1.2e9)
@@ -54,7 +44,7 @@ def test_linux_readings_without_a_time_give_no_rate(tmp_path: Path) -> None:
     bundle = tmp_path / "b"
     shutil.copytree(LINUX, bundle)
     (bundle / "manifest.yaml").unlink()  # by content and name: no taken_at
-    facts = _facts(bundle)
+    facts = facts_of(bundle)
     eth0 = {e.name: e for e in facts.rates.links}["eth0"]
     assert eth0.in_bps is None and "no time" in eth0.reasons["in_bps"] and facts.rates.interval_s is None
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from advisor.facts import rates as arithmetic
-from advisor.facts.models import Fact
+from advisor.facts.record import Fact
 
 
 class TrafficRate(Fact):
@@ -90,6 +90,16 @@ TRAFFIC_VALUES = ("in_bps", "out_bps", "line_bps", "in_line_share", "out_line_sh
                   "drops_per_s", "no_buffer_per_s", "lso_share")
 
 
+def set_line_rate(entry: TrafficRate, line_bps: float) -> None:
+    """The link's line rate, and the share of it each direction carries (or why it is not known)."""
+    entry.line_bps = float(line_bps)
+    for field, bps in (("in_line_share", entry.in_bps), ("out_line_share", entry.out_bps)):
+        if bps is None:
+            entry.reasons[field] = entry.reasons.get(field.split("_")[0] + "_bps", "no rate")
+        else:
+            setattr(entry, field, bps / line_bps)
+
+
 def link_rate(name: str, before: arithmetic.Sample | None, after: arithmetic.Sample | None, *,
               in_bytes: Sequence[str], out_bytes: Sequence[str], in_packets: Sequence[str],
               out_packets: Sequence[str], drops: Sequence[str], no_buffer: Sequence[str] | None = None,
@@ -123,12 +133,7 @@ def link_rate(name: str, before: arithmetic.Sample | None, after: arithmetic.Sam
             share = arithmetic.share_of(got[lso[0]], got[lso[1]])
             set_value(entry, "lso_share", share.value, share.reason)
         if line_bps:
-            entry.line_bps = float(line_bps)
-            for field, bps in (("in_line_share", entry.in_bps), ("out_line_share", entry.out_bps)):
-                if bps is None:
-                    entry.reasons[field] = entry.reasons.get(field.split("_")[0] + "_bps", "no rate")
-                else:
-                    setattr(entry, field, bps / line_bps)
+            set_line_rate(entry, line_bps)
         reason = None
     for field, text in ({} if reason else why).items():  # no rate at all: that reason first
         if getattr(entry, field) is None and field not in entry.reasons:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from advisor.facts import rates as arithmetic
-from advisor.facts.traffic import CpuRate, Rates, TrafficRate, median, per_second, set_value
+from advisor.facts.traffic import CpuRate, Rates, TrafficRate, median, per_second, set_line_rate, set_value
 from advisor.parsers.text import parse_int
 from advisor.platforms.solaris.parsers.kstat import KstatKey, KstatValue, Scan
 
@@ -153,12 +153,7 @@ def _line_rate(entry: TrafficRate, kind: str, speed: int | None) -> None:
         for field in ("line_bps", "in_line_share", "out_line_share"):
             entry.reasons[field] = "the link reports no line rate (ifspeed 0 or absent: down, or virtual)"
         return
-    entry.line_bps = float(speed)
-    for field, bps in (("in_line_share", entry.in_bps), ("out_line_share", entry.out_bps)):
-        if bps is None:
-            entry.reasons[field] = entry.reasons.get(field.split("_")[0] + "_bps", "no rate")
-        else:
-            setattr(entry, field, bps / speed)
+    set_line_rate(entry, speed)
 
 
 def _cpu(instance: int, before: dict[str, str] | None, after: dict[str, str] | None,
