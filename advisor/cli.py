@@ -318,7 +318,7 @@ def collect(
 if TYPE_CHECKING:
     Platform = Enum
 else:  # the collector script's --platform choices: every platform pack that collects
-    from advisor import platforms as _packs
+    from advisor import platform_registry as _packs
 
     Platform = Enum("Platform", {name: name for name in _packs.script_platforms()}, type=str)
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from advisor import platforms
+from advisor import platform_registry as platforms
 from advisor.collect import script
 from conftest import CAPTURES, run_cli
 from sshd_harness import STUB, TOOLS

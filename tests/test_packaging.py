@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import advisor
-from advisor import platforms
+from advisor import platform_registry as platforms
 from advisor.engine import packs
 from conftest import CAPTURES, ROOT, run_cli
 

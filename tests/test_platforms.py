@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from advisor import platforms
+from advisor import platform_registry as platforms
 from advisor.collect import allowlist
 from advisor.collect.commands import command_id_for_name, commands
 from advisor.collect.identify import identify_text

@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 
 import advisor
-from advisor import platforms
-from advisor.platforms.spec import Pattern
+from advisor import platform_registry as platforms
+from advisor.platform_spec import Pattern
 
 ROOT = Path(advisor.__file__).resolve().parent
 _CALLS = {"compile": 1, "match": 2, "search": 2, "fullmatch": 2, "findall": 2, "finditer": 2, "split": 3,

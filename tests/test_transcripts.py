@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from advisor.collect.command_line import identify_command
-from advisor import platforms
+from advisor import platform_registry as platforms
 from advisor.collect.commands import commands
 from conftest import CAPTURES, examples, review, run_cli
 

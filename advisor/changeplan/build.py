@@ -22,7 +22,8 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Literal
 
-from advisor import changes as operations, platforms
+from advisor import changes as operations
+from advisor import platform_registry as platforms
 from advisor.changes import Change
 from advisor.facts.models import Domain, HostFacts
 from advisor.results.model import ChangePlan, DomainAction, Finding, FixStep, PlanPhase, PlanStep, placeholder_in

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from advisor import changes as operations
-from advisor import platforms
+from advisor import platform_registry as platforms
 from advisor.changes import Change
 from advisor.facts.models import HostFacts, cloned
 from advisor.results.model import ChangePlan, Finding, Left, PlanStep, Simulation, unplanned

@@ -177,7 +177,7 @@ def _load() -> None:
     """Each platform pack's change module declares its operations as it is imported."""
     global _loaded
     if not _loaded:
-        from advisor import platforms
+        from advisor import platform_registry as platforms
 
         for p in platforms.packs():
             if p.changes is not None:

@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from advisor import platforms
-from advisor.platforms.spec import EXIT_MARKER, ITEM, MARKER, Command
+from advisor import platform_registry as platforms
+from advisor.platform_spec import EXIT_MARKER, ITEM, MARKER, Command
 
 __all__ = ["EXIT_MARKER", "ITEM", "MARKER", "Command", "DETECT", "PRIVILEGED", "Section", "every_line", "file_name",
            "platforms_by_uname", "privileged", "split_sections", "wrapped"]

@@ -49,8 +49,8 @@ class RawOutput:
 
 def _second_sample(command_id: str) -> str | None:
     """`kstat-p~2` for an output read twice (--sample), else None."""
-    from advisor import platforms
-    from advisor.platforms.spec import SECOND
+    from advisor import platform_registry as platforms
+    from advisor.platform_spec import SECOND
 
     found = platforms.known(command_id)
     return command_id + SECOND if found is not None and found[0].output.sampled and not found[1] else None

@@ -97,7 +97,7 @@ class Reading:
 
 def _read_by_packs(cmd: str, args: list[str]) -> Reading | None:
     """The output a platform pack says a command line of its tool prints (Pack.lines)."""
-    from advisor import platforms
+    from advisor import platform_registry as platforms
 
     for reader in platforms.line_readers(cmd):
         found = reader(args)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from advisor import platforms
-from advisor.platforms.spec import SECOND
+from advisor import platform_registry as platforms
+from advisor.platform_spec import SECOND
 
 _ITEM = r"[\w.:-]+"
 

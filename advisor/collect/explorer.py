@@ -10,7 +10,7 @@ import re
 from functools import cache
 from pathlib import Path
 
-from advisor import platforms
+from advisor import platform_registry as platforms
 from advisor.collect import safetar
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from advisor import platforms
+from advisor import platform_registry as platforms
 
 _SNIFF_BYTES = 64 * 1024
 

@@ -27,7 +27,7 @@ from advisor.collect import allowlist, sampling
 from advisor.collect.ssh import CollectError, CommandTimeout, KnownHosts, Session, SshOptions, disk_error, resolve
 from advisor.collect.targets import Target
 from advisor.errors import InputError, brief
-from advisor.platforms.spec import SECOND
+from advisor.platform_spec import SECOND
 
 STDERR_KEPT = 2000
 

@@ -14,7 +14,8 @@ from functools import cache
 from collections.abc import Iterator
 from pathlib import Path
 
-from advisor import datafile, platforms, scratch
+from advisor import datafile, scratch
+from advisor import platform_registry as platforms
 from advisor.collect import explorer, manifest as manifest_mod, safefs, safetar, sosreport
 from advisor.collect.capture import Capture, Missing, RawOutput
 from advisor.collect.commands import command_id_for_name, command_line, commands

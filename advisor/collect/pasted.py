@@ -15,7 +15,7 @@ import re
 from functools import cache
 from pathlib import Path
 
-from advisor import platforms
+from advisor import platform_registry as platforms
 from advisor.collect.capture import Capture, RawOutput
 from advisor.collect.origins import Origin
 from advisor.collect.transcript import Segment, Transcript

@@ -12,11 +12,12 @@ from __future__ import annotations
 import json
 import shlex
 
-from advisor import __version__, platforms
+from advisor import __version__
+from advisor import platform_registry as platforms
 from advisor.collect import allowlist, sampling
 from advisor.collect.limits import COMMAND_TIMEOUT_S, MAX_OUTPUT_BYTES, MAX_PER_ITEM_BYTES
 from advisor.errors import InputError
-from advisor.platforms.spec import SECOND
+from advisor.platform_spec import SECOND
 
 _HEADER = """#!/bin/sh
 # advisor {version} collector for {platform} hosts.

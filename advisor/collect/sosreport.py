@@ -13,7 +13,7 @@ import re
 from functools import cache
 from pathlib import Path
 
-from advisor import platforms
+from advisor import platform_registry as platforms
 from advisor.collect import safefs, safetar
 
 _ITEM = r"([A-Za-z0-9_.:-]+)"

@@ -99,7 +99,7 @@ def _of_a_tool(command: str) -> bool:
 @cache
 def _pack_tools() -> frozenset[str]:
     """The tools the platform packs name typed command lines of (Pack.lines), and sudo and pfexec."""
-    from advisor import platforms
+    from advisor import platform_registry as platforms
 
     return frozenset({tool for p in platforms.packs() for tool, _ref in p.lines} - _VIEWERS | _PRIVILEGE)
 

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from advisor import platforms
+from advisor import platform_registry as platforms
 from advisor.changes import Change
 from advisor.engine.cel_env import Expr, Scope, remember_checked
 from advisor.engine.cel_env import fields_read as _fields

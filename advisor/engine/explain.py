@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from advisor import changes
-from advisor import platforms
+from advisor import platform_registry as platforms
 from advisor.changes import Change
 from advisor.engine.model import TEMPLATE, ChangeTemplate, Remedy, Rule
 from advisor.facts.models import host_record

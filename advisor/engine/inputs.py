@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from advisor import platforms
+from advisor import platform_registry as platforms
 
 
 @cache

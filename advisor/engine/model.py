@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from advisor import platforms
+from advisor import platform_registry as platforms
 from advisor.results.model import Severity
 
 

@@ -7,7 +7,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from advisor import datafile, platforms
+from advisor import datafile
+from advisor import platform_registry as platforms
 from advisor.engine import pack_cache
 from advisor.engine.model import Rule, Study
 from advisor.errors import RulePackError

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from advisor import platforms
+from advisor import platform_registry as platforms
 from advisor.collect.capture import Capture
 from advisor.errors import ParseError, brief
 from advisor.facts.models import Filtered, HostFacts, as_family

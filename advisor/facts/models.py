@@ -180,7 +180,7 @@ def host_record(family: str | None = None) -> type[HostFacts]:
     """HostFacts with the fields each platform pack of this family adds with its own
     record (`Pack.record`), or every pack's when no family is given: a pack declares
     its host facts without touching this module."""
-    from advisor import platforms
+    from advisor import platform_registry as platforms
 
     mixins: list[type[Record]] = []
     for p in platforms.packs() if family is None else platforms.packs_of(family):

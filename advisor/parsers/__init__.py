@@ -8,7 +8,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, Callable
 
-from advisor import platforms
+from advisor import platform_registry as platforms
 from advisor.collect.capture import RawOutput
 
 Parser = Callable[[RawOutput], Any]

@@ -2,7 +2,7 @@
 
 import re
 
-from advisor.platforms.spec import Command, Family, Output, Pack, Pattern, Subject, each
+from advisor.platform_spec import Command, Family, Output, Pack, Pattern, Subject, each
 
 # nwmgr is 11i v3's: its commands stop at once elsewhere (v1/v2 take the lanadmin fallback).
 _V3_ONLY = "[ `uname -r` = B.11.31 ] || exit 1; "

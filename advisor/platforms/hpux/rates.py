@@ -21,7 +21,7 @@ from typing import Any
 
 from advisor.facts import rates as arithmetic
 from advisor.facts.traffic import TRAFFIC_VALUES, Rates, TrafficRate, link_rate, median
-from advisor.platforms.spec import SECOND
+from advisor.platform_spec import SECOND
 
 MIB = "lanadmin-g"
 COUNTERS = ("Inbound Octets", "Outbound Octets", "Inbound Unicast Packets", "Inbound Non-Unicast Packets",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from advisor.platforms.spec import ITEM
+from advisor.platform_spec import ITEM
 
 _QUERY = {"--live", "--config", "--current", "--inactive"}  # still the whole listing, of one view of the domain
 _LIST = {"--all", "--inactive", "--persistent", "--transient", "--autostart", "--no-autostart", "--state-running",

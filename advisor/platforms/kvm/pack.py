@@ -7,7 +7,7 @@ published study backs one), so the pack declares no change operations and no rul
 
 import re
 
-from advisor.platforms.spec import Command, Output, Pack, Pattern, each
+from advisor.platform_spec import Command, Output, Pack, Pattern, each
 
 _DOMAINS = "virsh list --name"  # one running domain a line, then a blank line
 

@@ -3,7 +3,7 @@ networks, LDC channels, on the control domain or in a guest. Built on Solaris.""
 
 import re
 
-from advisor.platforms.spec import Command, Output, Pack, Pattern, Subject
+from advisor.platform_spec import Command, Output, Pack, Pattern, Subject
 
 PACK = Pack(
     name="ldoms",

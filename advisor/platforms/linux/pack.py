@@ -2,7 +2,7 @@
 
 import re
 
-from advisor.platforms.spec import Command, Family, Output, Pack, Pattern, Subject, each
+from advisor.platform_spec import Command, Family, Output, Pack, Pattern, Subject, each
 
 
 def _each_interface(command: str) -> str:

@@ -20,7 +20,7 @@ from typing import Any
 
 from advisor.facts import rates as arithmetic
 from advisor.facts.traffic import TRAFFIC_VALUES, Rates, TrafficRate, link_rate, median, per_second, set_value
-from advisor.platforms.spec import SECOND
+from advisor.platform_spec import SECOND
 
 NET_DEV = "proc-net-dev"
 STATS = "ethtool-stats"

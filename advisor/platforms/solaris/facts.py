@@ -9,7 +9,7 @@ from typing import Any
 from advisor.facts.models import HostFacts, Link, TcpDrift, TcpProp
 from advisor.parsers.text import driver_of, parse_int
 from advisor.platforms.solaris import kstat_facts, kstat_rates
-from advisor.platforms.spec import SECOND
+from advisor.platform_spec import SECOND
 from advisor.platforms.solaris.parsers import kstat_wanted
 from advisor.platforms.solaris.parsers.dladm import LinkProp, PhysLink
 

@@ -2,7 +2,7 @@
 
 import re
 
-from advisor.platforms.spec import Command, Family, Output, Pack, Pattern, Subject
+from advisor.platform_spec import Command, Family, Output, Pack, Pattern, Subject
 
 NDD_TCP = ("for p in tcp_recv_hiwat tcp_xmit_hiwat tcp_max_buf; do "
            "v=`ndd -get /dev/tcp $p` || exit 1; echo \"$p $v\"; done")

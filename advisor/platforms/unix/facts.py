@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from advisor.facts.models import HostFacts
-from advisor.platforms import family_for_uname
+from advisor.platform_registry import family_for_uname
 
 # Release files of Solaris's relatives, which are not Linux though they are not Oracle Solaris
 _SOLARIS_LIKE = ("OpenSolaris", "OpenIndiana", "OmniOS", "SmartOS")

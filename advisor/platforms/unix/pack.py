@@ -3,7 +3,7 @@ family collects them; the family a host belongs to is read from them first."""
 
 import re
 
-from advisor.platforms.spec import Output, Pack, Pattern
+from advisor.platform_spec import Output, Pack, Pattern
 
 PACK = Pack(
     name="unix",

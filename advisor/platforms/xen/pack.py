@@ -2,7 +2,7 @@
 
 import re
 
-from advisor.platforms.spec import Command, Output, Pack, Pattern, Subject
+from advisor.platform_spec import Command, Output, Pack, Pattern, Subject
 
 # xl first shipped with Xen 4.0: Xen 3 and xend's own fields (system, sockets_per_node, xen_params) are xm's
 _XM_INFO = Pattern(r"\A(?=(?:.*\n)*?[ \t]*(?:host|nr_cpus)[ \t]+:)"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from advisor.collect.capture import RawOutput
-from advisor.platforms.spec import SECOND
+from advisor.platform_spec import SECOND
 from advisor.platforms.solaris.parsers import kstat
 from advisor.platforms.solaris.parsers.kstat import KstatKey, KstatValue
 
