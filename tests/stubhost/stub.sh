@@ -7,7 +7,7 @@ root=${ADVISOR_STUB_ROOT:?}
 tool=${0##*/}
 addr=`echo "$SSH_CONNECTION" | awk '{print $3}'`
 host=$root/hosts/$addr
-case "$tool $*" in "cat"|"cat /"[!ek]*) ;; *) echo "$addr $tool $*" >> "$root/sent.log" ;; esac
+case "$tool $*" in "cat /proc/net/dev") echo "$addr $tool $*" >> "$root/sent.log" ;; "cat"|"cat /"[!ek]*) ;; *) echo "$addr $tool $*" >> "$root/sent.log" ;; esac
 
 serve() {  # serve FILE: print it, or behave like a host without that command
 	if [ -f "$host/$1" ]; then
@@ -58,6 +58,7 @@ case "$tool $*" in
 	[ -f "$host/kstat-p~2.txt" ] && : > "$host/.kstat-read"
 	serve kstat-p.txt ;;
 "cat /etc/os-release") serve release.txt ;;
+"cat /proc/net/dev") serve proc-net-dev.txt ;;  # never this machine's own
 "ip -o link") serve ip-link.txt ;;
 "brctl show") serve brctl-show.txt ;;
 "sysctl -a") serve sysctl-net.txt ;;
@@ -75,6 +76,8 @@ case "$tool $*" in
 "nwmgr ") serve nwmgr.txt ;;
 "lanadmin -x vmtu "*) serve "lanadmin-vmtu@$3.txt" ;;
 "ethtool -c "*) serve "ethtool-c@$2.txt" ;;
+"ethtool -S "*) serve "ethtool-stats@$2.txt" ;;
+"lanadmin -g "*) serve "lanadmin-g@$2.txt" ;;
 "ipadm show-prop tcp") serve ipadm-show-prop-tcp.txt ;;
 "ndd -get /dev/tcp "*) [ -f "$host/ndd-tcp.txt" ] || { echo "sh: 1: ndd: not found" >&2; exit 127; }
 	awk -v p="$3" '$1 == p { v = $NF } END { if (v == "") exit 1; print v }' "$host/ndd-tcp.txt" ;;

@@ -182,11 +182,15 @@ def _members(data: bytes) -> list[tarfile.TarInfo]:
         raise BundleError(f"the bundle is not a readable tar archive ({exc})") from None
 
 
+_TAKEN_AT = re.compile(rb'taken_at: "[^"\n]*", ?')  # when a command ran: a manifest entry's time, not the host's state
+
+
 def outputs(data: bytes) -> dict[str, str]:
     """What a bundle says of its host: each member's sha256 by its name inside
-    the host's folder, the manifest's without its collected_at line. Two
-    collections of an unchanged host give the same, whenever they ran (the
-    archive's own times, and the gzip header's, are left out too)."""
+    the host's folder, the manifest's without its collected_at line and the
+    taken_at time of each command. Two collections of an unchanged host give
+    the same, whenever they ran (the archive's own times, and the gzip
+    header's, are left out too)."""
     found: dict[str, str] = {}
     budget = MAX_BUNDLE_BYTES
     with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz", tarinfo=_BoundedTarInfo) as tar:
@@ -198,8 +202,11 @@ def outputs(data: bytes) -> dict[str, str]:
                 budget -= len(line)
                 if budget < 0:
                     raise BundleError(f"the bundle unpacks to more than {MAX_BUNDLE_BYTES >> 30} GiB")
-                if not (name == "manifest.yaml" and line.startswith(b"collected_at:")):
-                    digest.update(line)
+                if name == "manifest.yaml":
+                    if line.startswith(b"collected_at:"):
+                        continue
+                    line = _TAKEN_AT.sub(b"", line)
+                digest.update(line)
             found[name] = digest.hexdigest()
     return found
 
