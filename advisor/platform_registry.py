@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -88,10 +88,13 @@ def outputs() -> dict[str, Known]:
         for o in p.outputs:
             template = (re.compile(re.escape(o.id).replace(re.escape("{name}"), "([a-z0-9_]+)") + "$")
                         if "{name}" in o.id else None)
+            if o.id in known:
+                raise RuntimeError(f"platform pack {p.name}: output {o.id} is declared by {known[o.id].pack.name} too")
             known[o.id] = Known(p, o, template)
     return known
 
 
+@lru_cache(maxsize=4096)  # asked of every output of every host
 def known(command_id: str) -> tuple[Known, str | None] | None:
     """The declaration of an output by its command id (`ethtool-k@eth0`, `driver-ixgbe`) and its item or name."""
     if command_id.endswith(SECOND):  # the second sample of a sampled output: read by the same parser
