@@ -51,21 +51,10 @@ def _rule_section(rule: Rule) -> list[str]:
 
 def _load_lines(rule: Rule) -> list[str]:
     """What two samples of the counters do to the rule's findings (its `load`)."""
-    load = rule.load
-    assert load is not None
-    figure = f"{load.figure:g} {load.unit}"
-    lines = ["With two samples of the counters (rates), its findings name what the host carries and weigh it "
-             f"against the study's figure, {figure} ({_words(load.says)}; section {load.section}):", "",
-             f"- measured (CEL, {load.unit}): {code(' '.join(load.measure.split()))}"]
-    if load.rises is not None and load.rises.above is not None:
-        to = load.rises.to.value if load.rises.to else "one step higher"
-        lines.append(f"- at or above {load.rises.above:g} x the figure ({load.rises.above * load.figure:g} "
-                     f"{load.unit}): severity rises to {to}")
-    if load.falls is not None and load.falls.below is not None and load.falls.to is not None:
-        lines.append(f"- below {load.falls.below:g} x the figure ({load.falls.below * load.figure:g} {load.unit}): "
-                     f"severity falls to {load.falls.to.value}")
-    lines.append("- without a second sample, or without a measure for the subject: judged as above")
-    return lines + [""]
+    said = explain.load_said(rule)
+    assert said is not None
+    return [f"{_words(said.intro)}:", "", f"- measured (CEL, {said.unit}): {code(said.measure)}",
+            *(f"- {move}" for move in said.moves), ""]
 
 
 def _words(text: str) -> str:

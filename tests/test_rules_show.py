@@ -37,7 +37,7 @@ def test_every_line_but_the_labelled_cel_is_words(rule_id: str, capsys: pytest.C
     assert not any("condition (CEL)" in line for line in plain), "the CEL is shown only when asked for"
     with_cel = _shown(rule_id, capsys, cel=True)
     assert any(line.lstrip().startswith("condition (CEL): ") for line in with_cel)
-    for line in plain + [x for x in with_cel if not x.lstrip().startswith("condition (CEL): ")]:
+    for line in plain + [x for x in with_cel if not x.lstrip().startswith(("condition (CEL): ", "measured (CEL, "))]:
         if line.lstrip().startswith("$ "):
             continue  # a command: `!=` or `||` may be shell
         assert not CEL.search(line), f"{rule_id}: CEL in the text: {line!r}"
@@ -115,3 +115,15 @@ def test_a_remedy_condition_without_words_is_refused(tmp_path: Path) -> None:
     res = run_cli("rules", "show", "site.few-vcpus", "--rules", str(pack))
     assert res.returncode == 2
     assert res.stderr.startswith(f"advisor: {site}: site.few-vcpus: remediation[0]: says_when puts")
+
+
+def test_a_rule_weighed_by_measured_load_says_so_as_docs_rules_md_does(capsys: pytest.CaptureFixture[str]) -> None:
+    """One truth in every view: what two samples do to the findings is in `rules show` as in docs/rules.md."""
+    show_rule("ldoms.service-cores", [])
+    plain = capsys.readouterr().out
+    assert "Weighed by measured load" in plain and "severity rises to high" in plain and "(CEL" not in plain
+    show_rule("ldoms.service-cores", [], cel=True)
+    assert "measured (CEL, Gb/s per whole core): " in capsys.readouterr().out
+    docs = (ROOT / "docs" / "rules.md").read_text()
+    assert "at or above 0.5 x the figure (5 Gb/s per whole core): severity rises to high" in docs
+    assert "at or above 0.5 x the figure (5 Gb/s per whole core): severity rises to high" in " ".join(plain.split())

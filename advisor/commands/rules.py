@@ -33,6 +33,7 @@ def show_rule(rule_id: str, rule_dirs: list[Path], cel: bool = False) -> None:
         _about(rule, out)
         _failures(rule, out, cel)
         _remediation(rule, out, cel)
+        _load(rule, out, cel)
         if rule.params:
             out.blank()
             out.text("Parameters (override in a policy file)", style="bold")
@@ -75,6 +76,19 @@ def _remediation(rule: Rule, out: Output, cel: bool) -> None:
             out.whole(f"    $ {step.command}")
         if cel and step.cel:
             out.whole(CEL_LEAD + step.cel, style="dim")
+
+
+def _load(rule: Rule, out: Output, cel: bool) -> None:
+    said = explain.load_said(rule)
+    if said is None:
+        return
+    out.blank()
+    out.text("Weighed by measured load", style="bold")
+    out.text(said.intro + ":")
+    for move in said.moves:
+        out.hanging("  - ", move)
+    if cel:
+        out.whole(f"      measured (CEL, {said.unit}): {said.measure}", style="dim")
 
 
 CEL_LEAD = "      condition (CEL): "  # one line, never wrapped: an expression to copy

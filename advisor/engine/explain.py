@@ -136,3 +136,31 @@ def _timing(r: Remedy) -> str:
         return "takes effect " + " ".join((op.restarts.__doc__ or "").split()).rstrip(".")
     later = op.restarts is changes.always if op is not None else r.takes_effect == "restart"
     return "takes effect at the restart of the domain or host it changes" if later else "takes effect at once"
+
+
+@dataclass(frozen=True)
+class LoadSaid:
+    """What two samples of the counters do to a rule's findings (its `load`), in words."""
+
+    intro: str
+    unit: str
+    measure: str  # CEL
+    moves: list[str]
+
+
+def load_said(rule: Rule) -> LoadSaid | None:
+    load = rule.load
+    if load is None:
+        return None
+    intro = ("With two samples of the counters (rates), its findings name what the host carries and weigh it "
+             f"against the study's figure, {load.figure:g} {load.unit} ({load.says}; section {load.section})")
+    moves = []
+    if load.rises is not None and load.rises.above is not None:
+        to = load.rises.to.value if load.rises.to else "one step higher"
+        moves.append(f"at or above {load.rises.above:g} x the figure ({load.rises.above * load.figure:g} {load.unit}): "
+                     f"severity rises to {to}")
+    if load.falls is not None and load.falls.below is not None and load.falls.to is not None:
+        moves.append(f"below {load.falls.below:g} x the figure ({load.falls.below * load.figure:g} {load.unit}): "
+                     f"severity falls to {load.falls.to.value}")
+    moves.append("without a second sample, or without a measure for the subject: judged as above")
+    return LoadSaid(intro, load.unit, " ".join(load.measure.split()), moves)
