@@ -108,6 +108,7 @@ class Family:
     uname: str
     reboot: str
     privileged: frozenset[str] = frozenset()  # read-only tools that need privileges (sudo -n or pfexec)
+    path: tuple[str, ...] = ()  # folders its tools may be in besides the usual ones, for the collector script
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ _HEADER = """#!/bin/sh
 # the whole collection the same way (seconds; default none). ADVISOR_SAMPLE reads the
 # counters ({sampled}) again that many seconds after the first time, for rates
 # (whole seconds, 1 to {most}; default 0: once), as advisor collect's --sample.
-PATH=$PATH:/usr/sbin:/usr/bin:/sbin:/bin:/opt/SUNWldm/bin:/usr/contrib/bin
+PATH=$PATH:/usr/sbin:/usr/bin:/sbin:/bin{path}
 export PATH
 umask 077
 LC_ALL=C
@@ -267,8 +267,11 @@ def render(platform: str, privilege: str | None = None) -> str:
            .replace("@@MAX_ITEMS@@", str(MAX_PER_ITEM_BYTES)))
     commands = by_name[platform]
     counters = [c for c in commands if c.sampled]
+    family = platforms.family_of(platforms.pack(platform))
+    path = "".join(f":{folder}" for folder in (family.path if family else ()))  # where the family's tools may be
     lines = [_HEADER.format(version=__version__, platform=platform, timeout=COMMAND_TIMEOUT_S, most=sampling.MOST_S,
-                            sampled=", ".join(_shown(c) for c in counters) or "none on this platform") + _ENCODE + run]
+                            sampled=", ".join(_shown(c) for c in counters) or "none on this platform", path=path)
+             + _ENCODE + run]
     second: list[str] = []
     for c in commands:
         line = allowlist.wrapped(c, c.line, privilege)

@@ -16,7 +16,7 @@ def _each_lan(command: str) -> str:
 PACK = Pack(
     name="hpux",
     title="HP-UX 11i",
-    family=Family("hpux", uname="HP-UX", reboot="shutdown -r -y 0"),
+    family=Family("hpux", uname="HP-UX", reboot="shutdown -r -y 0", path=("/usr/contrib/bin",)),  # gzip on some installs
     outputs=(
         Output("lanscan-v", "lanscan -v", parser="lan:parse_lanscan_v", family="lanscan",
                recognised_by=(Pattern(r"\A\s*-{20,}\s*\nHardware Station"),)),

@@ -10,7 +10,8 @@ NDD_TCP = ("for p in tcp_recv_hiwat tcp_xmit_hiwat tcp_max_buf; do "
 PACK = Pack(
     name="solaris",
     title="Oracle Solaris 10 and 11",
-    family=Family("solaris", uname="SunOS", reboot="shutdown -y -g0 -i6", privileged=frozenset({"ldm", "ndd"})),
+    family=Family("solaris", uname="SunOS", reboot="shutdown -y -g0 -i6", privileged=frozenset({"ldm", "ndd"}),
+                  path=("/opt/SUNWldm/bin",)),  # Logical Domains 1.x
     outputs=(
         # a dump's first line is enough to know it
         Output("kstat-p", "kstat -p", joinable=True, parser="kstat_wanted:scan_output", family="kstat -p", given="output",

@@ -10,7 +10,7 @@
 # the whole collection the same way (seconds; default none). ADVISOR_SAMPLE reads the
 # counters (kstat -p) again that many seconds after the first time, for rates
 # (whole seconds, 1 to 600; default 0: once), as advisor collect's --sample.
-PATH=$PATH:/usr/sbin:/usr/bin:/sbin:/bin:/opt/SUNWldm/bin:/usr/contrib/bin
+PATH=$PATH:/usr/sbin:/usr/bin:/sbin:/bin:/opt/SUNWldm/bin
 export PATH
 umask 077
 LC_ALL=C
