@@ -151,8 +151,15 @@ AcceptNewOpt = Annotated[bool, typer.Option("--accept-new-host-keys", help="Acce
 KnownHostsOpt = Annotated[Optional[Path], typer.Option("--known-hosts", metavar="FILE", help="known_hosts file (default ~/.ssh/known_hosts).")]
 SshConfigOpt = Annotated[Optional[Path], typer.Option("--ssh-config", metavar="FILE", help="ssh_config file (default ~/.ssh/config).")]
 SshExecOpt = Annotated[bool, typer.Option("--ssh-config-exec", help="Let Match exec in the ssh_config run its command (refused otherwise).")]
-SudoOpt = Annotated[bool, typer.Option("--sudo", help="Run the tools that need privileges (ldm, ndd) with `sudo -n` (never prompts).")]
-PfexecOpt = Annotated[bool, typer.Option("--pfexec", help="Run the tools that need privileges (ldm, ndd) with pfexec (Solaris RBAC).")]
+def _privileged() -> str:
+    """The read-only tools the platform packs say need privileges: `ldm, ndd`."""
+    from advisor import platform_registry
+
+    return ", ".join(sorted({t for f in platform_registry.families().values() for t in f.privileged}))
+
+
+SudoOpt = Annotated[bool, typer.Option("--sudo", help=f"Run the tools that need privileges ({_privileged()}) with `sudo -n` (never prompts).")]
+PfexecOpt = Annotated[bool, typer.Option("--pfexec", help=f"Run the tools that need privileges ({_privileged()}) with pfexec (Solaris RBAC).")]
 ConnectTimeoutOpt = Annotated[float, typer.Option("--connect-timeout", min=1, metavar="SECONDS", help="Seconds to connect and authenticate.")]
 CommandTimeoutOpt = Annotated[float, typer.Option("--command-timeout", min=1, metavar="SECONDS", help="Seconds each command may run.")]
 SampleOpt = Annotated[Optional[str], typer.Option("--sample", metavar="DURATION", help="Read the counters (kstat -p) again this long after the first time (1s to 10m, e.g. 30s), for rates.")]
