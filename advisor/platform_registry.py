@@ -24,7 +24,7 @@ def packs() -> tuple[Pack, ...]:
     (what every host says), then each family's own pack, then the packs built on one."""
     found = [importlib.import_module(f"advisor.platforms.{d.name}.pack").PACK
              for d in sorted(HERE.iterdir()) if (d / "pack.py").is_file()]
-    ordered = [p for p in found if p.family is None and p.extends is None] + [p for p in found if p.family is not None]
+    ordered = [p for p in found if p.common] + [p for p in found if p.family is not None]
     while len(ordered) < len(found):
         ready = [p for p in found if p not in ordered and p.extends in {q.name for q in ordered}]
         if not ready:

@@ -130,6 +130,11 @@ class Pack:
     changed: tuple[str, ...] = ()  # the host facts its change operations write: copied for each simulation
     rules: bool = True  # rules.yaml beside the declaration
 
+    @property
+    def common(self) -> bool:
+        """Of no family and built on none: what every host says of itself (unix)."""
+        return self.family is None and self.extends is None
+
 
 def each(items: str, command: str) -> str:
     """One fixed loop for a per-item command: `command` (which names the item

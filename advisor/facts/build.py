@@ -63,9 +63,7 @@ def build(capture: Capture) -> Built:
     identify(facts, parsed, files)
     facts = as_family(facts)
     for p in platforms.packs_of(facts.platform):
-        if p.facts is not None and p.family is None and p.extends is None:
-            continue  # what every host says was read by identify
-        if p.facts is not None:
+        if p.facts is not None and not p.common:  # what every host says was read by identify
             _builder(p, p.facts)(facts, parsed, files)
     return Built(facts, errors, unused)
 
@@ -79,7 +77,7 @@ def identify(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) ->
     """The host's family: from what every host says of itself (the packs of no family),
     then from an output that proves it, else from the outputs only one family prints."""
     for p in platforms.packs():
-        if p.family is None and p.extends is None and p.facts is not None:
+        if p.common and p.facts is not None:
             _builder(p, p.facts)(facts, parsed, files)
     for cid in parsed:
         if (k := platforms.known(cid)) is not None and k[0].output.proves_family and (f := platforms.family_of(k[0].pack)):

@@ -46,18 +46,18 @@ def for_rules(module: str, instance: str, name: str, statistic: str) -> bool:
 
 
 def wanted(module: str, instance: str, name: str, statistic: str) -> bool:
-    """What the rules and the rates read."""
+    """What the rules and the rates read: the rules' statistics, and the counters and times rates need."""
+    return for_rules(module, instance, name, statistic) or _for_rates(module, instance, name, statistic)
+
+
+def _for_rates(module: str, instance: str, name: str, statistic: str) -> bool:
     if module == "vnet" or module == "vsw":
-        return ((statistic in LDC_STATS or statistic in LDC_COUNTERS or statistic in LDC_RATE_COUNTERS
-                 or statistic in TIMES) and bool(_LDC_NAME.match(name)))
+        return (statistic in LDC_RATE_COUNTERS or statistic in TIMES) and bool(_LDC_NAME.match(name))
     if module == "link":
         return instance == "0" and (statistic in LINK_STATS or statistic in TIMES)
     if module == "cpu":
         return name == "sys" and (statistic in CPU_STATS or statistic in TIMES)
-    if module == "tcp" and instance == "0":
-        return ((name == "tcpstat" and (statistic in TCP_LSO_STATS or statistic in TIMES))
-                or (name == "tcp" and (statistic == "outDataSegs" or statistic in TIMES)))
-    return False
+    return module == "tcp" and instance == "0" and name in ("tcpstat", "tcp") and statistic in TIMES
 
 
 def scan_output(output: RawOutput) -> kstat.Scan:
