@@ -432,6 +432,38 @@ def test_a_slow_host_keeps_what_it_gave_and_another_system_is_recorded_as_not_co
     assert hosts["linux-02"]["errors"] == [] and hosts["linux-02"]["findings"]
 
 
+def test_a_play_with_advisor_sample_brings_back_second_readings_that_review_into_rates(env, fleet, tmp_path) -> None:
+    """advisor_sample=1 on a Solaris, a Linux and an HP-UX host serving two-sample bundles: each bundle
+    fetched holds the counters' second readings (`~2` files) and reviews with rates."""
+    sampled = {"solaris-01": ("t5-primary-30s", "SunOS", ["kstat-p"]),
+               "linux-02": ("linux-gw-30s", "Linux", ["proc-net-dev", "ethtool-stats@eth0"]),
+               "hpux-03": ("hpux-rx6600-20s", "HP-UX", ["lanadmin-g@0", "lanadmin-g@1", "lanadmin-g@2"])}
+    for host, (bundle, system, _) in sampled.items():
+        fleet.serving[fleet.hosts[host]].assign(fleet.hosts[host], CAPTURES.parent / "sampled" / bundle, f"uname-s={system}")
+    try:
+        play = _play(env, fleet, "advisor.fleet.collect", tmp_path, "--limit", ",".join(sampled), "-e", "advisor_sample=1")
+    finally:
+        for host in sampled:
+            bundle, system = fleet.served[host]
+            fleet.serving[fleet.hosts[host]].assign(fleet.hosts[host], CAPTURES / bundle, f"uname-s={system}")
+    assert play.returncode == 0, play.stdout[-3000:]
+    for host, (bundle, _, counters) in sampled.items():
+        with tarfile.open(tmp_path / "captures" / f"{host}.tar.gz") as tar:
+            manifest = yaml.safe_load(tar.extractfile(f"{host}/manifest.yaml").read())  # type: ignore[union-attr]
+            for name in counters:
+                second = tar.extractfile(f"{host}/{name}~2.txt").read()  # type: ignore[union-attr]
+                assert second == (CAPTURES.parent / "sampled" / bundle / f"{name}~2.txt").read_bytes(), (host, name)
+        assert manifest["sample"] == "1s"
+        assert {f"{n}~2" for n in counters} <= {c["id"] for c in manifest["commands"] if c.get("taken_at")}
+    code, hosts = _review(tmp_path / "captures")
+    assert code in (0, 1) and all(hosts[h]["errors"] == [] and hosts[h]["rates"] for h in sampled)
+    assert hosts["solaris-01"]["rates"]["cpu_busy"] > 0.34
+    eth0 = next(e for e in hosts["linux-02"]["rates"]["links"] if e["name"] == "eth0")
+    assert eth0["in_bps"] * eth0["interval_s"] == pytest.approx(11_250_000_000 * 8) and eth0["line_bps"] == 1e10
+    lan0 = next(e for e in hosts["hpux-03"]["rates"]["links"] if e["name"] == "lan0")
+    assert lan0["in_bps"] == pytest.approx(4e8) and lan0["wrapped"] == ["Inbound Octets"]
+
+
 def _recap(play: subprocess.CompletedProcess[str]) -> dict[str, dict[str, int]]:
     """PLAY RECAP's counts by host: {"linux-02": {"ok": 2, "changed": 1, ...}}."""
     return {m[1]: {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", m[2])}

@@ -272,6 +272,26 @@ def test_sosreport_tar_xz_is_read_directly(cli, tmp_path: Path) -> None:
     assert tso["interface eth1"] == "pass"  # off, but [fixed]: nothing to change, never reported
 
 
+def test_a_sosreport_s_ethtool_of_an_interface_is_read_as_its_speed(cli, tmp_path: Path) -> None:
+    """sos_commands/networking/ethtool_<if> is `ethtool <if>`; ethtool_-k_<if> stays `ethtool -k`, and a query
+    advisor does not read (ethtool_-T_<if>) is no interface named `-T_eth0`."""
+    from advisor.collect import sosreport
+
+    source = tmp_path / "sosreport-lnxgw01-2026-11-20-qzxwt"
+    shutil.copytree(CAPTURES / source.name, source)
+    networking = source / "sos_commands/networking"
+    shutil.copyfile(FIXTURES / "sampled/linux-gw-30s/ethtool@eth0.txt", networking / "ethtool_eth0")
+    (networking / "ethtool_-T_eth0").write_text("Time stamping parameters for eth0:\n")
+    ids = sorted(cid for path, cid in sosreport.files(source) if path.name.startswith("ethtool"))
+    assert ids == ["ethtool-c@eth0", "ethtool-i@eth0", "ethtool-i@eth1", "ethtool-i@eth2", "ethtool-k@eth0",
+                   "ethtool-k@eth1", "ethtool-k@eth2", "ethtool@eth0"]
+    assert sosreport.wanted(f"{source.name}/sos_commands/networking/ethtool_eth0")
+    assert not sosreport.wanted(f"{source.name}/sos_commands/networking/ethtool_-T_eth0")
+    [host] = json.loads(cli("review", str(source), "-f", "json").stdout)["hosts"]
+    assert host["errors"] == [] and "ethtool@eth0" in host["detected"]["inputs"]
+    assert {f["rule"] for f in host["findings"]} == {"linux.lro-forwarding", "linux.tso-off"}  # what the rules read
+
+
 VERBS = [["review"], ["gate"], ["diff"], ["audit"], ["collect"], ["collector-script"], ["rules", "list"],
          ["rules", "show"]]
 

@@ -207,6 +207,46 @@ def test_with_a_sample_the_script_reads_the_counters_again_and_the_bundle_gives_
     assert live["rates"] == fixture["rates"]
 
 
+@pytest.mark.parametrize("platform, fixture, system, seconds", [
+    ("linux", "linux-gw-30s", "Linux", ["proc-net-dev", "ethtool-stats@eth0"]),
+    ("hpux", "hpux-rx6600-20s", "HP-UX", ["lanadmin-g@0", "lanadmin-g@1", "lanadmin-g@2"])])
+def test_with_a_sample_the_linux_and_hpux_scripts_read_their_counters_again(tmp_path: Path, platform: str, fixture: str,
+                                                                            system: str, seconds: list[str]) -> None:
+    """ADVISOR_SAMPLE=1 on Linux (/proc/net/dev, ethtool -S; ethtool IF once) and HP-UX (lanadmin -g):
+    the stub's second counters are kept as ~2 files and the bundle gives rates."""
+    sampled = CAPTURES.parent / "sampled" / fixture
+    env = {**_stub_host(tmp_path, sampled), "ADVISOR_SAMPLE": "1"}
+    (tmp_path / "stub/hosts/127.0.0.2/.uname-s").write_text(system)  # what the stub answers to uname -s
+    path = tmp_path / "collect.sh"
+    path.write_text(script.render(platform))
+    (tmp_path / "out").mkdir()
+    run = subprocess.run(["dash", str(path)], env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    [tarball] = (tmp_path / "out").glob("*.tar.gz")
+    with tarfile.open(tarball) as tar:
+        top = tar.getnames()[0].split("/")[0]
+        manifest = __import__("yaml").safe_load(tar.extractfile(f"{top}/manifest.yaml"))
+        for name in seconds:
+            for file in (f"{name}.txt", f"{name}~2.txt"):
+                assert tar.extractfile(f"{top}/{file}").read() == (sampled / file).read_bytes(), file
+        names = tar.getnames()
+    assert (f"{top}/ethtool@eth0.txt" in names) == (platform == "linux") and not any("ethtool@eth0~2" in n for n in names)
+    by_id = {c["id"]: c for c in manifest["commands"]}
+    assert all(by_id[f"{n}~2"]["taken_at"] and by_id[n]["taken_at"] for n in seconds) and manifest["sample"] == "1s"
+    live = json.loads(run_cli("review", str(tarball), "-f", "json").stdout)["hosts"][0]
+    assert live["errors"] == []
+    links = {e["name"]: e for e in live["rates"]["links"]}
+    if platform == "hpux":  # timed by the displays' date lines: the fixture's rates
+        fixture_rates = json.loads(run_cli("review", str(sampled), "-f", "json").stdout)["hosts"][0]["rates"]
+        live["rates"].pop("samples")
+        fixture_rates.pop("samples")
+        assert live["rates"] == fixture_rates and links["lan0"]["in_bps"] == pytest.approx(4e8)
+    else:  # timed by the manifest's whole seconds
+        interval = links["eth0"]["interval_s"]
+        assert interval >= 1 and links["eth0"]["in_bps"] * interval == pytest.approx(11_250_000_000 * 8)
+        assert links["eth0"]["line_bps"] == 1e10 and links["eth0"]["lso_share"] == pytest.approx(0.2)
+
+
 @pytest.mark.parametrize("value", ["601", "05", "30s", "-1"])
 def test_a_sample_out_of_bounds_is_refused(tmp_path: Path, value: str) -> None:
     env = _stub_host(tmp_path, CAPTURES / "s11-guest-untuned")

@@ -207,6 +207,78 @@ def test_collect_with_sample_reads_the_counters_twice_and_audit_reports_their_ra
     assert refused.returncode == 2 and refused.stderr.strip().endswith("give between 1 s and 10 minutes")
 
 
+def _collect_sampled(sshd, access, tmp_path: Path, sampled: Path, system: str) -> tuple[Path, dict, list[str]]:
+    """`collect --sample 1s` of a stub host serving a two-sample bundle: the bundle, its manifest, the lines sent."""
+    sshd.assign("127.0.0.7", sampled, f"uname-s={system}")
+    before = len(sshd.sent())
+    res = run_cli("collect", "127.0.0.7", *access, "-o", str(tmp_path / "captures"), "--sample", "1s")
+    assert res.returncode == 0, res.stderr
+    bundle = tmp_path / "captures" / "127.0.0.7"
+    return bundle, yaml.safe_load((bundle / "manifest.yaml").read_text()), sshd.sent()[before:]
+
+
+def _seconds(stamp: str) -> float:
+    from datetime import datetime
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
+
+
+def test_collect_with_sample_on_linux_reads_proc_net_dev_and_ethtool_s_twice_and_ethtool_once(sshd, access, tmp_path) -> None:
+    """--sample on Linux: the second readings (the stub's other counters) are kept as ~2 files; the
+    rates are the counters' differences over the manifest's times, and eth0's share of its 10000Mb/s."""
+    sampled = CAPTURES.parent / "sampled/linux-gw-30s"
+    try:
+        bundle, manifest, sent = _collect_sampled(sshd, access, tmp_path, sampled, "Linux")
+        for name in ("proc-net-dev.txt", "proc-net-dev~2.txt", "ethtool-stats@eth0.txt", "ethtool-stats@eth0~2.txt",
+                     "ethtool@eth0.txt", "ethtool@eth2.txt"):
+            assert (bundle / name).read_bytes() == (sampled / name).read_bytes(), name
+        assert not (bundle / "ethtool@eth0~2.txt").exists()  # the speed is read once
+        assert [line for line in sent if line.endswith("cat /proc/net/dev")] == ["127.0.0.7 cat /proc/net/dev"] * 2
+        assert sum(line == "127.0.0.7 ethtool -S eth0" for line in sent) == 2
+        assert sum(line == "127.0.0.7 ethtool eth0" for line in sent) == 1
+        by_id = {c["id"]: c for c in manifest["commands"]}
+        assert by_id["proc-net-dev~2"]["command"] == "cat /proc/net/dev" and manifest["sample"] == "1s"
+        interval = _seconds(by_id["proc-net-dev~2"]["taken_at"]) - _seconds(by_id["proc-net-dev"]["taken_at"])
+        assert 1 <= interval <= 10
+        rates = json.loads(run_cli("review", str(bundle), "-f", "json").stdout)["hosts"][0]["rates"]
+        links = {e["name"]: e for e in rates["links"]}
+        eth0 = links["eth0"]
+        assert rates["interval_s"] == interval and eth0["interval_s"] == interval
+        assert eth0["in_bps"] == pytest.approx(11_250_000_000 * 8 / interval)
+        assert eth0["out_bps"] == pytest.approx(4_500_000_000 * 8 / interval)
+        assert eth0["in_pps"] == pytest.approx(7_500_000 / interval) and eth0["drops_per_s"] == pytest.approx(60 / interval)
+        assert eth0["line_bps"] == 1e10 and eth0["in_line_share"] == pytest.approx(eth0["in_bps"] / 1e10)
+        assert eth0["lso_share"] == pytest.approx(0.2)  # 600,000 of 3,000,000 sent, whatever the interval
+        assert links["eth2"]["reasons"]["in_bps"] == "the counter went down (2681662018 -> 1048576): it was reset"
+        assert links["eth2"]["reasons"]["line_bps"] == "no line rate: `ethtool IFACE` printed no Speed"
+        assert links["lo"]["reasons"]["line_bps"] == "no line rate: `ethtool IFACE` (its Speed) was not read"
+    finally:
+        sshd.assign("127.0.0.7", GUEST)
+
+
+def test_collect_with_sample_on_hpux_reads_lanadmin_g_twice_and_gives_the_bundle_s_rates(sshd, access, tmp_path) -> None:
+    """--sample on HP-UX: `lanadmin -g` of each PPA again; the displays' own date lines time them, so the rates
+    are the two-sample fixture's: lan0's 32-bit Inbound Octets wrap, lan1's restart."""
+    sampled = CAPTURES.parent / "sampled/hpux-rx6600-20s"
+    try:
+        bundle, manifest, sent = _collect_sampled(sshd, access, tmp_path, sampled, "HP-UX")
+        for ppa in (0, 1, 2):
+            for name in (f"lanadmin-g@{ppa}.txt", f"lanadmin-g@{ppa}~2.txt"):
+                assert (bundle / name).read_bytes() == (sampled / name).read_bytes(), name
+            assert sum(line == f"127.0.0.7 lanadmin -g {ppa}" for line in sent) == 2
+        readings = [c["id"] for c in manifest["commands"] if c["id"].startswith("lanadmin-g@0")]
+        assert readings == ["lanadmin-g@0", "lanadmin-g@0~2"]
+        live = json.loads(run_cli("review", str(bundle), "-f", "json").stdout)["hosts"][0]
+        offline = json.loads(run_cli("review", str(sampled), "-f", "json").stdout)["hosts"][0]
+        for side in (live, offline):
+            side["rates"].pop("samples")
+        assert live["errors"] == [] and live["rates"] == offline["rates"]
+        lan0 = next(e for e in live["rates"]["links"] if e["name"] == "lan0")
+        assert live["rates"]["interval_s"] == 20.0 and lan0["in_bps"] == pytest.approx(4e8)
+        assert lan0["in_line_share"] == pytest.approx(0.4) and lan0["wrapped"] == ["Inbound Octets"]
+    finally:
+        sshd.assign("127.0.0.7", GUEST)
+
+
 def test_only_allowlisted_commands_are_ever_sent(sshd, tmp_path, monkeypatch) -> None:
     sent: list[str] = []
     real_run = Session.run
@@ -249,13 +321,14 @@ def test_the_command_table() -> None:
         "lanscan; lanscan -q", "lanscan -v", "[ `uname -r` = B.11.31 ] || exit 1; nwmgr",
     }
     # Fixed loops over the host's own interfaces or guests: ndd values (as is, under sudo -n, under pfexec),
-    # ethtool -k/-c/-i/-S, virsh vcpupin/domiflist, nwmgr vmtu and attributes, lanadmin vmtu and -g.
-    assert len(loops) == 13 and all(
-        any(tool in line for tool in ("ndd -get /dev/tcp", "ethtool -k", "ethtool -c", "ethtool -i", "ethtool -S",
-                                      "virsh vcpupin", "virsh domiflist", "nwmgr -g -A vmtu", "nwmgr -g -A all",
+    # ethtool IF/-k/-c/-i/-S, virsh vcpupin/domiflist, nwmgr vmtu and attributes, lanadmin vmtu and -g.
+    assert len(loops) == 14 and all(
+        any(tool in line for tool in ("ndd -get /dev/tcp", 'ethtool "$i"', "ethtool -k", "ethtool -c", "ethtool -i",
+                                      "ethtool -S", "virsh vcpupin", "virsh domiflist", "nwmgr -g -A vmtu", "nwmgr -g -A all",
                                       "lanadmin -x vmtu", "lanadmin -g"))
         for line in loops)
     assert len({line for line in loops if "sudo -n ndd -get" in line or "pfexec ndd -get" in line}) == 2
+    assert [line.split("; ")[2] for line in loops if 'ethtool "$i"' in line] == ['ethtool "$i" 2>&1']  # ethtool IF, read only
     privileged = lines - plain
     assert {line for line in privileged if "ldm" in line} == {
         "sudo -n ldm -V", "sudo -n ldm list -l -p", "sudo -n ldm list-devices -a", "pfexec ldm -V", "pfexec ldm list -l -p",

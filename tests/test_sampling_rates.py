@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 
 from advisor.platforms.hpux.rates import display_time
 from conftest import facts_of, FIXTURES, review
@@ -29,7 +30,9 @@ def test_linux_rates_per_interface_from_proc_net_dev_and_ethtool_s() -> None:
     assert eth0.in_pps == pytest.approx(250_000) and eth0.out_pps == pytest.approx(100_000)
     assert eth0.drops_per_s == pytest.approx(2.0)
     assert eth0.no_buffer_per_s == pytest.approx(1.5) and eth0.lso_share == pytest.approx(0.2)
-    assert eth0.line_bps is None and "ethtool IFACE" in eth0.reasons["in_line_share"]
+    assert eth0.line_bps == 1e10  # ethtool eth0: Speed: 10000Mb/s
+    assert eth0.in_line_share == pytest.approx(0.3) and eth0.out_line_share == pytest.approx(0.12)
+    assert eth0.evidence["line_bps"].endswith("/ethtool@eth0.txt:23")
     eth1 = {e.name: e for e in rates.links}["eth1"]
     assert eth1.in_bps == pytest.approx(3e8) and "not read twice" in eth1.reasons["lso_share"]
 
@@ -38,6 +41,27 @@ def test_a_linux_interface_whose_counters_restarted_has_no_rate_and_says_why() -
     eth2 = _links(LINUX)["eth2"]
     assert eth2.in_bps is None and eth2.in_pps is None
     assert eth2.reasons["in_bps"] == "the counter went down (2681662018 -> 1048576): it was reset"
+
+
+def test_a_linux_link_without_a_known_speed_says_why_it_has_no_share_of_line_rate(tmp_path: Path) -> None:
+    links = _links(LINUX)
+    assert links["lo"].line_bps is None  # no `ethtool lo` in the bundle
+    assert links["lo"].reasons["in_line_share"] == "no line rate: `ethtool IFACE` (its Speed) was not read"
+    assert links["eth2"].reasons["line_bps"] == "no line rate: `ethtool IFACE` printed no Speed"  # virtio: link alone
+    bundle = tmp_path / "gw"
+    shutil.copytree(LINUX, bundle)
+    down = (FIXTURES.parent / "tests/real/ethtool/ubuntuforums-2008-e1000e-speed-unknown-65535.txt").read_text()
+    (bundle / "ethtool@eth1.txt").write_text(down.split("\n---\n", 1)[1].replace("eth0", "eth1"))
+    (bundle / "ethtool@eth0.txt").unlink()
+    manifest = yaml.safe_load((LINUX / "manifest.yaml").read_text())  # its times kept; not the files changed here
+    manifest["commands"] = [c for c in manifest["commands"] if c["id"] not in ("ethtool@eth0", "ethtool@eth1")]
+    (bundle / "manifest.yaml").write_text(yaml.safe_dump(manifest, sort_keys=False))
+    links = _links(bundle)
+    assert links["eth0"].in_bps == pytest.approx(3e9) and links["eth0"].line_bps is None
+    assert links["eth0"].reasons["out_line_share"] == "no line rate: `ethtool IFACE` (its Speed) was not read"
+    assert links["eth1"].in_bps == pytest.approx(3e8) and links["eth1"].in_line_share is None
+    assert links["eth1"].reasons["in_line_share"] == \
+        "no line rate: `ethtool IFACE` says Speed: Unknown! (65535) (no link detected)"
 
 
 def test_linux_readings_without_a_time_give_no_rate(tmp_path: Path) -> None:

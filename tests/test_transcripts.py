@@ -295,9 +295,9 @@ def _ethtool_mail() -> str:
 
 @pytest.mark.parametrize("form", ["bare", "prompted-tab-indented"])
 def test_ethtool_queries_separated_only_by_their_command_lines(tmp_path: Path, form: str) -> None:
-    """-c and -k are read for their interface; -a, -g and -l are recognised and
-    set aside as read by no rule yet; other queries (plain, -n, -t, -T,
-    --show-eee) end the output before them and are skipped."""
+    """-c, -k and plain `ethtool eth0` (its speed) are read for their interface;
+    -a, -g and -l are recognised and set aside as read by no rule yet; other
+    queries (-n, -t, -T, --show-eee) end the output before them and are skipped."""
     from advisor.collect.offline import Loader
 
     text = _ethtool_mail()
@@ -308,20 +308,24 @@ def test_ethtool_queries_separated_only_by_their_command_lines(tmp_path: Path, f
     with Loader() as loader:
         [capture] = loader.load(pasted)
         texts = {cid: out.text() for cid, out in capture.outputs.items()}
-    assert set(texts) == {f"ethtool-{f}@eth0" for f in "agckl"}
+    assert set(texts) == {f"ethtool-{f}@eth0" for f in "agckl"} | {"ethtool@eth0"}
+    assert texts["ethtool@eth0"].startswith("Settings for eth0:") and "Speed: 1000Mb/s" in texts["ethtool@eth0"]
+    assert texts["ethtool@eth0"].rstrip().endswith("Link detected: yes")
     assert texts["ethtool-c@eth0"].startswith("Coalesce parameters for eth0:")
     assert texts["ethtool-k@eth0"].rstrip().endswith("tls-hw-record: off [fixed]")
     assert texts["ethtool-g@eth0"].rstrip().endswith("TX:\t\t511")
     report = review(pasted)
     host = report.hosts[0]
-    assert host.errors == [] and host.detected.inputs == ["ethtool-c@eth0", "ethtool-k@eth0"]
+    assert host.errors == [] and host.detected.inputs == ["ethtool-c@eth0", "ethtool-k@eth0", "ethtool@eth0"]
     assert [u.split("`")[1] for u in host.unused] == ["ethtool -a eth0", "ethtool -g eth0", "ethtool -l eth0"]
     skipped = " ".join(host.skipped)
-    assert all(f"`ethtool {q}eth0`" in skipped for q in ("", "-n ", "-t ", "-T ", "--show-eee "))
+    assert all(f"`ethtool {q}eth0`" in skipped for q in ("-n ", "-t ", "-T ", "--show-eee "))
+    assert "`ethtool eth0`" not in skipped
 
 
 @pytest.mark.parametrize("line, cid", [("ethtool -a eth0", "ethtool-a@eth0"), ("ethtool --show-ring em1", "ethtool-g@em1"),
-                                       ("sudo ethtool -l enp6s0f1", "ethtool-l@enp6s0f1")])
+                                       ("sudo ethtool -l enp6s0f1", "ethtool-l@enp6s0f1"), ("ethtool eth0", "ethtool@eth0"),
+                                       ("sudo ethtool bond0", "ethtool@bond0")])
 def test_ethtool_pause_ring_and_channels_are_recognised(line: str, cid: str) -> None:
     found = identify_command(line)
     assert found is not None and found.command_id == cid

@@ -16,7 +16,7 @@ from pathlib import Path
 from advisor import platform_registry as platforms
 from advisor.collect import safefs, safetar
 
-_ITEM = r"([A-Za-z0-9_.:-]+)"
+_ITEM = r"([A-Za-z0-9_.:][A-Za-z0-9_.:-]*)"  # not `-k_eth0`: `ethtool_{item}` is no `ethtool_-k_{item}`
 _HOSTNAME_FILES = ("sos_commands/general/hostname", "sos_commands/host/hostname", "etc/hostname")
 
 

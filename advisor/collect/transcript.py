@@ -104,7 +104,7 @@ def _pack_tools() -> frozenset[str]:
     return frozenset({tool for p in platforms.packs() for tool, _ref in p.lines} - _VIEWERS | _PRIVILEGE)
 
 
-# Another ethtool query of one interface (`ethtool eth0`, `ethtool -T eth0`): it ends the output before it.
+# Another ethtool query of one interface (`ethtool -T eth0`, `ethtool -m eth0`): it ends the output before it.
 _OTHER_ETHTOOL = re.compile(r"^ethtool(?:[ \t]+--?[A-Za-z][\w-]*)?[ \t]+[A-Za-z][\w.:@-]*$")
 
 

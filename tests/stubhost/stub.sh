@@ -24,6 +24,14 @@ serve() {  # serve FILE: print it, or behave like a host without that command
 	exit 127
 }
 
+sampled() {  # sampled NAME: NAME.txt, or NAME~2.txt once NAME.txt was served (--sample's second reading)
+	if [ -f "$host/$1~2.txt" ]; then
+		if [ -f "$host/.read-$1" ]; then serve "$1~2.txt"; fi
+		: > "$host/.read-$1"
+	fi
+	serve "$1.txt"
+}
+
 case "$tool $*" in
 "uname -s") if [ -f "$host/.uname-s" ]; then /bin/cat "$host/.uname-s"; else echo SunOS; fi ;;
 "uname -n") awk '{print $2}' "$host/uname-a.txt" ;;
@@ -58,7 +66,7 @@ case "$tool $*" in
 	[ -f "$host/kstat-p~2.txt" ] && : > "$host/.kstat-read"
 	serve kstat-p.txt ;;
 "cat /etc/os-release") serve release.txt ;;
-"cat /proc/net/dev") serve proc-net-dev.txt ;;  # never this machine's own
+"cat /proc/net/dev") sampled proc-net-dev ;;  # never this machine's own
 "ip -o link") serve ip-link.txt ;;
 "brctl show") serve brctl-show.txt ;;
 "sysctl -a") serve sysctl-net.txt ;;
@@ -76,8 +84,9 @@ case "$tool $*" in
 "nwmgr ") serve nwmgr.txt ;;
 "lanadmin -x vmtu "*) serve "lanadmin-vmtu@$3.txt" ;;
 "ethtool -c "*) serve "ethtool-c@$2.txt" ;;
-"ethtool -S "*) serve "ethtool-stats@$2.txt" ;;
-"lanadmin -g "*) serve "lanadmin-g@$2.txt" ;;
+"ethtool -S "*) sampled "ethtool-stats@$2" ;;
+"ethtool "[!-]*) serve "ethtool@$1.txt" ;;  # ethtool IFACE
+"lanadmin -g "*) sampled "lanadmin-g@$2" ;;
 "ipadm show-prop tcp") serve ipadm-show-prop-tcp.txt ;;
 "ndd -get /dev/tcp "*) [ -f "$host/ndd-tcp.txt" ] || { echo "sh: 1: ndd: not found" >&2; exit 127; }
 	awk -v p="$3" '$1 == p { v = $NF } END { if (v == "") exit 1; print v }' "$host/ndd-tcp.txt" ;;

@@ -1,4 +1,5 @@
-"""Which output a typed Linux command line prints: brctl, ip, ethtool, sysctl, lspci, cat /proc/net/dev."""
+"""Which output a typed Linux command line prints: brctl, ip, ethtool (IF, -k, -c, -i, -S ...), sysctl, lspci,
+cat /proc/net/dev."""
 
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ def ip(args: list[str]) -> Reading | None:
 
 
 def ethtool(args: list[str]) -> Reading | None:
+    if len(args) == 1 and not args[0].startswith("-"):
+        return Reading(f"ethtool@{args[0]}")  # `ethtool eth0`: speed, duplex, link
     if len(args) == 2 and args[0] in ("-S", "--statistics"):
         return Reading(f"ethtool-stats@{args[1]}")  # not `ethtool-s`: -S is no feature letter like -k, -c, -i
     if len(args) == 2 and args[0] in _ETHTOOL:

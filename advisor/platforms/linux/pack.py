@@ -36,6 +36,10 @@ PACK = Pack(
         Output("ethtool-c", "ethtool -c", parser="net:parse_ethtool_c", family="ethtool -c", per_item=True,
                recognised_by=(Pattern(r"^Coalesce parameters for ([A-Za-z0-9_.:-]+):", re.M),),
                sosreport=("sos_commands/networking/ethtool_-c_{item}",)),
+        # the link's speed (for the share of line rate a sampled link carries), duplex and state
+        Output("ethtool", "ethtool", parser="net:parse_ethtool_settings", family="ethtool IFACE", per_item=True,
+               recognised_by=(Pattern(r"^[ \t]*Settings for ([A-Za-z0-9_.:-]+):[ \t]*$", re.M),),
+               sosreport=("sos_commands/networking/ethtool_{item}",)),
         Output("ethtool-i", "ethtool -i", parser="net:parse_ethtool_i", family="ethtool -i", per_item=True,
                sosreport=("sos_commands/networking/ethtool_-i_{item}",)),
         # counters, read twice with --sample for rates (issue #29); no time in either: the manifest's taken_at
@@ -64,6 +68,7 @@ PACK = Pack(
         Command("ethtool-k", _each_interface("ethtool -k"), per_item=True),
         Command("ethtool-c", _each_interface("ethtool -c"), per_item=True),
         Command("ethtool-i", _each_interface("ethtool -i"), per_item=True),
+        Command("ethtool", _each_interface("ethtool"), per_item=True),
         Command("proc-net-dev", "cat /proc/net/dev", sampled=True),
         Command("ethtool-stats", _each_interface("ethtool -S"), per_item=True, sampled=True),
     ),
@@ -80,7 +85,8 @@ PACK = Pack(
         ("host.interfaces", "ethtool -k of each interface"),
         ("host.ip_forward", "sysctl -a (net.)"),
         ("host.pci_cards", "lspci -vv"),
-        ("host.rates", "cat /proc/net/dev and ethtool -S of each interface, two samples (advisor audit --sample 30s)"),
+        ("host.rates", "cat /proc/net/dev and ethtool -S of each interface, two samples (advisor audit --sample 30s); "
+                       "ethtool of each interface for its line rate"),
         ("bridge.", "brctl show and ip -o link"),
         ("interface.", "ethtool -k of each interface"),
         ("pci-card.ports_up", "ethtool -i of each interface and ip -o link"),

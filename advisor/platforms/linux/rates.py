@@ -9,8 +9,10 @@ script write it), and `ethtool -S` by its own, since the per-interface loop
 runs after `/proc/net/dev`. Without times there is no rate, and the reason
 says so. `/proc/net/dev` prints 64-bit counters on current kernels
 (`unsigned long` on old 32-bit ones: a wrap there reads as a reset, never as
-a huge rate); `ethtool -S` prints u64 values. Line rate: advisor reads no
-`ethtool IFACE` (its Speed) yet, so no share of the line rate.
+a huge rate); `ethtool -S` prints u64 values. Line rate: the `Speed` that
+`ethtool IFACE` printed, read once (the negotiated speed, not a counter);
+without it, or with `Speed: Unknown!` (no link, or a virtual NIC that
+reports no speed), there is no share of the line rate, and the reason says which.
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ _QUEUE_DISCARDS = re.compile(r"\[\d+\]: rx_discards")  # bnx2x, per queue: summe
 LSO = (("tx_tso_packets", "tx_packets"),  # mlx5
        ("tx_tcp_seg_good", "tx_packets"))  # igb
 NO_TIME = "no time for the readings: /proc/net/dev prints none, and the manifest gives no taken_at"
-NO_LINE = "no line rate: advisor does not read `ethtool IFACE` (Speed) yet"
+SETTINGS = "ethtool"
+NO_LINE = "no line rate: `ethtool IFACE` (its Speed) was not read"
 
 
 def build(parsed: dict[str, Any], files: dict[str, str]) -> Rates | None:
@@ -50,9 +53,13 @@ def build(parsed: dict[str, Any], files: dict[str, str]) -> Rates | None:
             continue
         a = None if before is None else arithmetic.Sample(first.taken_at, before)
         b = None if after is None else arithmetic.Sample(second.taken_at, after)
+        mbps, said = _line_rate(parsed.get(f"{SETTINGS}@{name}"), files.get(f"{SETTINGS}@{name}"))
         entry = link_rate(name, a, b, in_bytes=["rx_bytes"], out_bytes=["tx_bytes"], in_packets=["rx_packets"],
                           out_packets=["tx_packets"], drops=["rx_drop", "tx_drop"],
-                          why={"line_bps": NO_LINE, "in_line_share": NO_LINE, "out_line_share": NO_LINE})
+                          line_bps=mbps * 1_000_000 if mbps else None,
+                          why=None if mbps else dict.fromkeys(("line_bps", "in_line_share", "out_line_share"), said))
+        if mbps and entry.line_bps is not None:
+            entry.evidence["line_bps"] = said  # the ethtool file and line of its Speed
         if a is not None and b is not None and entry.interval_s is not None:
             _driver(entry, parsed.get(f"{STATS}@{name}"), parsed.get(f"{STATS}@{name}{SECOND}"))
         out.links.append(entry)
@@ -60,6 +67,18 @@ def build(parsed: dict[str, Any], files: dict[str, str]) -> Rates | None:
     if out.interval_s is None:
         out.reasons["interval_s"] = NO_TIME if not timed else "no interface had a usable interval"
     return out
+
+
+def _line_rate(settings: Any, file: str | None) -> tuple[int | None, str]:
+    """The link's speed in Mb/s from its `ethtool IFACE`, and where it was read (or why there is none)."""
+    if settings is None or file is None:
+        return None, NO_LINE
+    if settings.speed_mbps:
+        return settings.speed_mbps, f"{file}:{settings.speed_line}"
+    if settings.speed is None:
+        return None, "no line rate: `ethtool IFACE` printed no Speed"
+    link = {True: " (link detected)", False: " (no link detected)", None: ""}[settings.link_detected]
+    return None, f"no line rate: `ethtool IFACE` says Speed: {settings.speed}{link}"
 
 
 def _driver(entry: TrafficRate, first: Any, second: Any) -> None:

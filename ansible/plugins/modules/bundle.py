@@ -58,9 +58,10 @@ options:
     default: 300
   sample:
     description:
-      - Seconds after which the script reads the host's counters (C(kstat -p) on Solaris) a second time, for
-        rates (1 to 600; C(0) reads them once). The bundle keeps the second reading as C(kstat-p~2.txt) and its
-        manifest both times. The task's C(timeout) must allow for the wait.
+      - Seconds after which the script reads the host's counters (C(kstat -p) on Solaris, C(cat /proc/net/dev)
+        and C(ethtool -S) on Linux, C(lanadmin -g) on HP-UX) a second time, for rates (1 to 600; C(0) reads them
+        once). The bundle keeps each second reading as C(<id>~2.txt) (C(kstat-p~2.txt)) and its manifest both
+        times. The task's C(timeout) must allow for the wait.
     type: int
     default: 0
 notes:

@@ -1,5 +1,5 @@
 """Linux host and dom0 network outputs: `brctl show`, `ip -o link` / `ip link`,
-`ethtool -k` / `ethtool -c` / `ethtool -i`, `sysctl -a` (net.), `lspci -vv`."""
+`ethtool IF` / `ethtool -k` / `ethtool -c` / `ethtool -i`, `sysctl -a` (net.), `lspci -vv`."""
 
 from __future__ import annotations
 
@@ -166,6 +166,69 @@ def parse_ethtool_i(text: str) -> DriverInfo:
     driver, at = found["driver"]
     bus = found.get("bus-info")
     return DriverInfo(driver or None, (bus[0] or None) if bus else None, bus[1] if bus else at)
+
+
+@dataclass
+class LinkSettings:
+    """`ethtool IF`: the link's speed, duplex and state as the driver reports them.
+    None where ethtool printed no such line (a virtio NIC may print only
+    `Link detected`; a user without privileges gets `Cannot get link status`)."""
+
+    speed_mbps: int | None  # None also for `Speed: Unknown!` (no link, or a device that reports none)
+    speed: str | None  # as printed: `10000Mb/s`, `Unknown!`, `Unknown! (65535)`
+    duplex: str | None  # full, half, unknown
+    link_detected: bool | None
+    speed_line: int | None
+    link_line: int | None
+
+
+_SETTINGS_HEAD = re.compile(r"^Settings for \S+:$")
+_SETTING = re.compile(r"^([A-Za-z][A-Za-z0-9 ./()-]*?):(?:\s+(.*))?$")
+_SPEED = re.compile(r"^(\d{1,9})\s*Mb/s$")
+# what ethtool says of what it could not read: the rest of the settings still follow
+_SETTINGS_ERROR = re.compile(r"^(?:Cannot get .+|No data available|netlink error: .+)$")
+
+
+def parse_ethtool_settings(text: str) -> LinkSettings:
+    """`Settings for eth0:` then `key: value` lines, indented with a tab or
+    spaces (or not at all, pasted); a value may go on over indented lines
+    (link modes, message level names). `Speed: 1000Mb/s` is the negotiated
+    speed; `Speed: Unknown!` (older ethtool: `Unknown! (65535)`) says there is
+    none: the link is down or the device reports none."""
+    started = False
+    values: dict[str, tuple[str, int]] = {}
+    last_indent: int | None = None
+    for ln in numbered(text):
+        s = ln.text.strip()
+        if not s:
+            continue
+        indent = len(ln.text) - len(ln.text.lstrip())
+        if _SETTINGS_HEAD.match(s):
+            started, last_indent = True, None
+            continue
+        if _SETTINGS_ERROR.match(s):
+            continue
+        m = _SETTING.match(s)
+        if m:
+            values.setdefault(m.group(1).strip().lower(), ((m.group(2) or "").strip(), ln.number))
+            last_indent = indent
+            continue
+        if last_indent is not None and indent > last_indent:
+            continue  # a value's further lines: `100baseT/Half 100baseT/Full`, `drv probe link`
+        raise ParseError(f"not an 'ethtool IF' line ('Speed: ...', 'Link detected: ...'): {s[:40]!r}", line=ln.number)
+    if not started and not ({"speed", "duplex", "link detected"} & values.keys()):
+        raise ParseError("expected 'Settings for IF:'")
+    speed = values.get("speed")
+    mbps = _SPEED.match(speed[0]) if speed else None
+    duplex = values.get("duplex")
+    link = values.get("link detected")
+    return LinkSettings(
+        speed_mbps=int(mbps.group(1)) or None if mbps else None,
+        speed=speed[0] or None if speed else None,
+        duplex=(duplex[0].split() or [""])[0].rstrip("!").lower() or None if duplex else None,
+        link_detected={"yes": True, "no": False}.get(link[0].lower()) if link else None,
+        speed_line=speed[1] if speed else None,
+        link_line=link[1] if link else None)
 
 
 def parse_ethtool_c(text: str) -> dict[str, tuple[str, int]]:
