@@ -89,6 +89,7 @@ def test_an_expression_sees_every_field_it_reads_of_a_subject(source: str, value
     "s.names[3] == s.name",  # out of range
     "s.names.filter(n, n != s.name).map(n, n + '@' + s.name)",
     "[1, 2].all(p, p > 0) && s.mtu == p.k * 750 && s.mtu > 0",  # p bound by a macro: left as written
+    "s.mtu > 1000 && s.name == 'vsw0' // a comment to the end of the text",
 ])
 def test_a_subject_named_several_times_is_resolved_once_with_the_same_outcome(source: str) -> None:
     """Each lazy variable an expression names twice or more is bound once

@@ -191,7 +191,7 @@ def bound_once(source: str) -> str:
     text = _STRING.sub("''", source)
     for name in LAZY:
         if len(_NAMED[name].findall(text)) > 1 and not _BOUND[name].search(text):  # `.all(p, p.x)`: that p is not ours
-            source = f"[{name}].map({name}, {source})[0]"
+            source = f"[{name}].map({name}, {source}\n)[0]"  # the line break ends a trailing `// comment`
     return source
 
 
@@ -206,7 +206,10 @@ def _compile(source: str, where: str) -> Any:
             raise RulePackError(f"{where}: CEL does not compile: {first}") from None
         bound = bound_once(source)
         if bound != source:
-            program = _cel.compile(bound)
+            try:
+                program = _cel.compile(bound)
+            except ValueError:  # a text this does not foresee: run as written
+                pass
         _programs[source] = program
         _compiled_now.add(source)
     return program
