@@ -56,3 +56,21 @@ def test_a_platform_packs_record_mixes_its_fields_into_the_hosts() -> None:
     assert host.guests_pinned == [] and host.load == 2.0 and type(host.load) is float
     assert "guests_pinned" in type(host).fields() and "domains" in type(host).fields()
     assert host.dump(only={"guests_pinned", "host"}) == {"host": "h", "guests_pinned": []}
+
+
+def test_a_record_holds_its_fields_in_their_declared_order() -> None:
+    """Its repr and its copies list the fields as the record declares them, whatever order they are given in."""
+    from advisor.facts.models import Fact
+
+    class Pair(Fact):
+        first: str
+        second: str
+        ratio: float = 1
+        tags: list[str] = []
+
+    made = Pair(tags=["x"], second="b", first="a")
+    assert list(vars(made)) == ["evidence", "first", "second", "ratio", "tags"]
+    assert list(vars(made.clone())) == list(vars(made)) and made.clone() == made
+    assert type(made.ratio) is int and type(Pair(first="a", second="b", ratio=3).ratio) is float  # a default as written
+    with pytest.raises(TypeError, match="Pair needs first"):
+        Pair()

@@ -58,6 +58,7 @@ def test_every_bundled_capture_reviews_the_same_without_the_fast_paths(capture: 
     monkeypatch.setattr(cel_env.Scope, "LAZY", frozenset())
     monkeypatch.setattr(evaluate, "_fields", lambda name, sources: None)
     monkeypatch.setattr(cel_env, "reads", lambda source: {})
+    monkeypatch.setattr(cel_env, "bound_once", lambda source: source)
     plain = _report(CAPTURES / capture)
     assert fast == plain
     assert again == plain
@@ -79,6 +80,37 @@ def test_an_expression_sees_every_field_it_reads_of_a_subject(source: str, value
     assert cel_env.reads("size(s)") == {"s": None} and cel_env.reads("host.arch") == {}
     scope = cel_env.Scope(s={"mtu": 1500, "name": "vsw0", "lso": {"on": True}}, v={"n": 1}, p={"k": 2})
     assert cel_env.Expr(source, "test").test(scope) is value
+
+
+@pytest.mark.parametrize("source", [
+    "s.mtu > 1000 && s.name == 'vsw0' && v.n + v.n == 2",
+    "s.mtu + s.name",  # a type error
+    "s.absent == 1 || s.mtu == 1",  # no such key
+    "s.names[3] == s.name",  # out of range
+    "s.names.filter(n, n != s.name).map(n, n + '@' + s.name)",
+    "[1, 2].all(p, p > 0) && s.mtu == p.k * 750 && s.mtu > 0",  # p bound by a macro: left as written
+    "s.mtu > 1000 && s.name == 'vsw0' // a comment to the end of the text",
+])
+def test_a_subject_named_several_times_is_resolved_once_with_the_same_outcome(source: str) -> None:
+    """Each lazy variable an expression names twice or more is bound once
+    (`[s].map(s, E)[0]`): the resolver is asked once, and the value or the
+    error is the one the expression as written gives."""
+    def outcome(text: str) -> tuple[object, int]:
+        scope = cel_env.Scope(s={"mtu": 1500, "name": "vsw0", "names": ["vsw0", "vsw1"]}, v={"n": 1}, p={"k": 2})
+        asked: list[str] = []
+        resolve = scope.lazy.__call__
+        scope.ctx.set_variable_resolver(lambda name: asked.append(name) or resolve(name))
+        scope.lazy.reading = cel_env.reads(source)
+        try:
+            value: object = cel_env._cel.compile(text).execute(scope.ctx)
+        except Exception as exc:  # noqa: BLE001 - the error is the outcome compared
+            value = (type(exc), str(exc))
+        return value, asked.count("s")
+
+    bound = cel_env.bound_once(source)
+    assert outcome(bound)[0] == outcome(source)[0]
+    assert outcome(bound)[1] == 1
+    assert cel_env.bound_once("s.mtu > 1") == "s.mtu > 1" and cel_env.bound_once("'s s' == s.name") == "'s s' == s.name"
 
 
 def test_a_hosts_cel_context_is_freed_with_its_scope() -> None:

@@ -177,15 +177,40 @@ def _forget(source: str) -> None:
         _store(known)
 
 
+_STRING = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+_NAMED = {name: re.compile(rf"\b{name}\b") for name in LAZY}
+_BOUND = {name: re.compile(rf"\.\s*(?:all|exists|exists_one|map|filter)\s*\(\s*{name}\s*,") for name in LAZY}
+
+
+def bound_once(source: str) -> str:
+    """The expression with each lazy variable it names more than once bound
+    once, by a one-element comprehension: `[s].map(s, E)[0]`. The CEL core asks
+    the resolver, and converts its answer, at every reference (a few to tens of
+    microseconds a value, with every dict key tried as an int first); inside the
+    comprehension `s` is a CEL value already. Its result and its errors are E's."""
+    text = _STRING.sub("''", source)
+    for name in LAZY:
+        if len(_NAMED[name].findall(text)) > 1 and not _BOUND[name].search(text):  # `.all(p, p.x)`: that p is not ours
+            source = f"[{name}].map({name}, {source}\n)[0]"  # the line break ends a trailing `// comment`
+    return source
+
+
 def _compile(source: str, where: str) -> Any:
     program = _programs.get(source)
     if program is None:
         try:
-            program = _programs[source] = _cel.compile(source)
+            program = _cel.compile(source)  # the text as written: a broken one is refused in its own words
         except ValueError as exc:
             _forget(source)
             first = str(exc).splitlines()[0]
             raise RulePackError(f"{where}: CEL does not compile: {first}") from None
+        bound = bound_once(source)
+        if bound != source:
+            try:
+                program = _cel.compile(bound)
+            except ValueError:  # a text this does not foresee: run as written
+                pass
+        _programs[source] = program
         _compiled_now.add(source)
     return program
 

@@ -63,24 +63,32 @@ class Header:
         does with `%-16s`; that shift is tracked so later cells still land in
         the right column.
         """
+        names, starts = self.names, self.starts  # locals: a listing's every table row comes here
+        last = len(names) - 1
         cells: dict[str, list[str]] = {}
         shift = 0
         col = -1
         for tok in _TOKEN.finditer(row):
-            pos = tok.start() - shift
-            target = col + 1 if col + 1 < len(self.names) else col
+            start, end = tok.span()
+            pos = start - shift
+            target = col + 1 if col < last else col
             # Advance to the last column starting at or before this token.
-            while target + 1 < len(self.names) and self.starts[target + 1] <= pos:
+            while target < last and starts[target + 1] <= pos:
                 target += 1
             if target < 0:
                 target = 0
-            col = max(col, target)
-            cells.setdefault(self.names[col], []).append(tok.group())
-            if col + 1 < len(self.names):
-                overflow = (tok.end() - shift) - (self.starts[col + 1] - 1)
+            if target > col:
+                col = target
+            name = names[col]
+            if name in cells:
+                cells[name].append(tok.group())
+            else:
+                cells[name] = [tok.group()]
+            if col < last:
+                overflow = (end - shift) - (starts[col + 1] - 1)
                 if overflow > 0:
                     shift += overflow
-        return {name: " ".join(cells[name]) for name in self.names if name in cells}
+        return {name: " ".join(cells[name]) for name in names if name in cells}
 
     def split_words(self, row: str) -> dict[str, str]:
         """Cells of a row whose cells are never empty: split on white space, the

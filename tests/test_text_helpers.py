@@ -1,0 +1,53 @@
+"""The shared parser helpers give what their plain versions give."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings, strategies as st
+
+from advisor.parsers.text import Header
+from advisor.results.model import without_comment
+
+
+def _plain_split_aligned(header: Header, row: str) -> dict[str, str]:
+    """split_aligned as first written, kept to compare the faster one with."""
+    import re
+
+    cells: dict[str, list[str]] = {}
+    shift = 0
+    col = -1
+    for tok in re.finditer(r"\S+", row):
+        pos = tok.start() - shift
+        target = col + 1 if col + 1 < len(header.names) else col
+        while target + 1 < len(header.names) and header.starts[target + 1] <= pos:
+            target += 1
+        if target < 0:
+            target = 0
+        col = max(col, target)
+        cells.setdefault(header.names[col], []).append(tok.group())
+        if col + 1 < len(header.names):
+            overflow = (tok.end() - shift) - (header.starts[col + 1] - 1)
+            if overflow > 0:
+                shift += overflow
+    return {name: " ".join(cells[name]) for name in header.names if name in cells}
+
+
+_WORD = st.text(alphabet="abcXYZ01-@.", min_size=1, max_size=12)
+
+
+@settings(max_examples=400, deadline=None)
+@given(names=st.lists(st.sampled_from(["NAME", "MAC", "MTU", "ID", "VID", "PEER", "NAME"]), min_size=1, max_size=6),
+       gaps=st.lists(st.integers(1, 12), min_size=6, max_size=6),
+       cells=st.lists(st.one_of(st.just(""), _WORD), max_size=9),
+       spaces=st.lists(st.integers(0, 14), min_size=9, max_size=9), indent=st.integers(0, 8))
+def test_a_row_splits_as_the_plain_version_splits_it(names, gaps, cells, spaces, indent) -> None:
+    """Columns under a header, empty cells, overflowing values, repeated names."""
+    header_text = " " * indent + "".join(n + " " * g for n, g in zip(names, gaps)).rstrip()
+    header = Header.parse(header_text)
+    row = " " * indent + "".join(c + " " * s for c, s in zip(cells, spaces))
+    assert header.split_aligned(row) == _plain_split_aligned(header, row)
+
+
+def test_a_command_is_cut_at_its_comment_outside_quotes() -> None:
+    assert without_comment("  ldm set-vsw mtu=9000 primary-vsw0  ") == "ldm set-vsw mtu=9000 primary-vsw0"
+    assert without_comment("ldm set-vsw mtu=9000 'vsw #1' # the switch of ldg1") == "ldm set-vsw mtu=9000 'vsw #1'"
+    assert without_comment("echo a#b") == "echo a#b"
