@@ -113,6 +113,13 @@ def test_a_subject_named_several_times_is_resolved_once_with_the_same_outcome(so
     assert cel_env.bound_once("s.mtu > 1") == "s.mtu > 1" and cel_env.bound_once("'s s' == s.name") == "'s s' == s.name"
 
 
+def test_a_field_named_like_a_variable_is_not_the_variable() -> None:
+    """`host.s` is a field of the host, not the subject: a host rule that names
+    it twice has no `s` to bind, and is left as written."""
+    assert cel_env.bound_once("host.s == 1 || host.s == 2") == "host.s == 1 || host.s == 2"
+    assert cel_env.bound_once("host.s == s.x && s.y") == "[s].map(s, host.s == s.x && s.y\n)[0]"
+
+
 def test_a_hosts_cel_context_is_freed_with_its_scope() -> None:
     """A context that held its own scope (through the resolver) would be a
     cycle through the CEL core, which the collector cannot see into: every

@@ -178,7 +178,7 @@ def _forget(source: str) -> None:
 
 
 _STRING = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
-_NAMED = {name: re.compile(rf"\b{name}\b") for name in LAZY}
+_NAMED = {name: re.compile(rf"(?<![.\w]){name}\b") for name in LAZY}  # `host.s` is a field, not the variable
 _BOUND = {name: re.compile(rf"\.\s*(?:all|exists|exists_one|map|filter)\s*\(\s*{name}\s*,") for name in LAZY}
 
 
