@@ -128,6 +128,8 @@ class Pack:
     plans: str | None = None  # "module:function" building a host's facts from a planned configuration
     changes: str | None = None  # module declaring its change operations
     changed: tuple[str, ...] = ()  # the host facts its change operations write: copied for each simulation
+    restarts: str | None = None  # "module:object", its restart strategy: how a change plan stops, restarts and saves
+    script: str | None = None  # "module:object", what its remediation scripts guard against (half-done restarts)
     rules: bool = True  # rules.yaml beside the declaration
 
     @property

@@ -103,4 +103,6 @@ PACK = Pack(
     plans="plan_facts:build_planned",
     changes="changes",
     changed=("domains", "vswitches", "vnets"),
+    restarts="plan:STRATEGY",
+    script="script:GUARDS",
 )
