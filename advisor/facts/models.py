@@ -8,7 +8,7 @@ its own host facts with a record of its own (Pack.record).
 """
 
 from functools import cache
-from typing import Literal
+from typing import Any, Literal
 
 from advisor.facts.record import Fact, Record, cloned
 from advisor.facts.traffic import Rates
@@ -215,3 +215,20 @@ def record_of(field: str) -> type[Record] | None:
             return inner[0]
     return None
 
+
+def detected(facts: HostFacts) -> dict[str, Any]:
+    """What a report says it detected of the host, by its field, from the host
+    facts the host's packs name (Pack.detected: `sru` from host.sru)."""
+    from advisor import platform_registry as platforms
+
+    return {field: getattr(facts, fact, None) for p in platforms.packs_of(facts.platform)
+            for field, fact, _shown in p.detected}
+
+
+def domain_name(facts: HostFacts) -> str | None:
+    """The name of the domain the captured host is, as its platform's manager
+    names it (Pack.domain_name: LDoms' host.ldom_name); None on a platform without one."""
+    from advisor import platform_registry as platforms
+
+    return next((getattr(facts, p.domain_name, None) for p in platforms.packs_of(facts.platform)
+                 if p.domain_name is not None), None)

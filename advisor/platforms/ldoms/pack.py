@@ -103,6 +103,9 @@ PACK = Pack(
     plans="plan_facts:build_planned",
     changes="changes",
     changed=("domains", "vswitches", "vnets"),
+    detected=(("ldm_version", "ldm_version", "ldm {}"),),
+    domain_name="ldom_name",
+    counters="counters:ldc_counters",
     restarts="plan:STRATEGY",
     script="script:GUARDS",
 )
