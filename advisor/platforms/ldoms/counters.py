@@ -4,14 +4,16 @@ sends, traffic and the per-channel loss counters."""
 from __future__ import annotations
 
 from advisor.facts.models import HostFacts
+from advisor.platforms.ldoms.records import ldoms
 
 
 def ldc_counters(facts: HostFacts) -> dict[tuple[str, str], int] | None:
     """None: the capture has no vnet or vsw kstat."""
-    if facts.ldcs is None:
+    ldcs = ldoms(facts).ldcs
+    if ldcs is None:
         return None
     values: dict[tuple[str, str], int] = {}
-    for ch in facts.ldcs:
+    for ch in ldcs:
         subject = f"ldc {ch.module}:{ch.instance}:{ch.name}"
         if ch.lso_opackets is not None:
             values[(subject, "lso_opackets")] = ch.lso_opackets

@@ -99,6 +99,7 @@ PACK = Pack(
         ("link.mtu", "plan: links[].mtu or vfs[].mtu"),
         ("link.", "plan: links[]"),
     ),
+    record="records:LdomsHost",
     facts="facts:build",
     plans="plan_facts:build_planned",
     changes="changes",

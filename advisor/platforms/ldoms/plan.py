@@ -26,6 +26,7 @@ from advisor.changeplan.steps import Step, control_step, held_unless, plan_step,
 from advisor.changeplan.strategy import RestartedElsewhere, Restarts
 from advisor.changes import Change
 from advisor.facts.models import Domain, HostFacts
+from advisor.platforms.ldoms.records import LdomsFacts, ldoms
 from advisor.platforms.ldoms.simulate import interrupted_by_reboot, states
 from advisor.results.model import ChangePlan, DomainAction, Finding, PlanPhase, PlanStep, placeholder_in
 from advisor.shell import shell_word
@@ -39,16 +40,17 @@ CONTROL_FAMILY = "solaris"  # what a control domain runs, and so how it reboots
 class _Host:
     """What the plan needs to know of the captured host and its domains."""
 
-    facts: HostFacts
+    facts: LdomsFacts
     domains: dict[str, Domain]  # by shell word, as steps name them
     control: str  # the control domain's name in ldm (always primary on current releases), as a shell word
     control_name: str  # the same, as written
     local: str | None  # the captured domain's ldm name
 
     @classmethod
-    def of(cls, facts: HostFacts) -> "_Host":
+    def of(cls, captured: HostFacts) -> "_Host":
         # Steps name domains as shell words (a capture may name one `x;reboot`),
         # so the plan compares and looks them up as words too.
+        facts = ldoms(captured)
         domains = {shell_word(d.name): d for d in facts.domains or []}
         name = next((d.name for d in facts.domains or [] if d.is_control), "primary")
         local = facts.ldom_name or (name if facts.is_control_domain else None)
@@ -92,7 +94,7 @@ class LdomsRestarts:
         host = _Host.of(facts)
         plan = ChangePlan(control_domain_name=host.control_name)
         if not host.is_control and any(s.runs_in == "ldm" for f in findings for s in f.steps):
-            plan.control_domain = facts.control_host
+            plan.control_domain = ldoms(facts).control_host
         return plan
 
     def host_name(self, facts: HostFacts) -> str:
@@ -102,7 +104,8 @@ class LdomsRestarts:
         return _sizing(steps, _Host.of(facts), notes)
 
     def refuse(self, changes: list[Step], facts: HostFacts, plan: ChangePlan) -> list[Step] | None:
-        named = [d.name for d in facts.domains or []] + ([facts.ldom_name] if facts.ldom_name is not None else [])
+        host = ldoms(facts)
+        named = [d.name for d in host.domains or []] + ([host.ldom_name] if host.ldom_name is not None else [])
         refused = {name for name in named if ldm_refuses(name)}
         if not refused:
             return changes
