@@ -16,7 +16,7 @@ from advisor.engine import waivers
 from advisor.engine.evaluate import Engine
 from advisor.errors import InputError, brief, clipped
 from advisor.facts.build import build
-from advisor.facts.models import HostFacts
+from advisor.facts.models import HostFacts, detected
 from advisor.results import score as scoring
 from advisor.results.model import Detected, Finding, HostReport, Report, Result, Tool, summary_of, tag
 from advisor.results.rates import Rates
@@ -42,8 +42,8 @@ def iter_captures(paths: list[Path], loader: Loader, errors: list[str]) -> Itera
 
 
 def _detected(facts: HostFacts) -> Detected:
-    return Detected(nodename=facts.nodename, os=facts.os_name, arch=facts.arch, sru=facts.sru, ldm_version=facts.ldm_version,
-                    domain_roles=facts.roles, cpu_model=facts.cpu_model, inputs=facts.inputs)
+    return Detected(nodename=facts.nodename, os=facts.os_name, arch=facts.arch, domain_roles=facts.roles,
+                    cpu_model=facts.cpu_model, inputs=facts.inputs, **detected(facts))
 
 
 def _status(errors: list[str], findings: list, results: list) -> Literal["clean", "findings", "no-evidence", "error"]:

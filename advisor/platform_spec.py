@@ -128,6 +128,12 @@ class Pack:
     plans: str | None = None  # "module:function" building a host's facts from a planned configuration
     changes: str | None = None  # module declaring its change operations
     changed: tuple[str, ...] = ()  # the host facts its change operations write: copied for each simulation
+    # a report's `detected` field, the host fact that gives it, and how the terminal shows it ({} is the value)
+    detected: tuple[tuple[str, str, str], ...] = ()
+    domain_name: str | None = None  # the host fact naming the domain the captured host is, as its manager names it
+    counters: str | None = None  # "module:function", the counters `advisor diff` compares, by (subject, counter)
+    restarts: str | None = None  # "module:object", its restart strategy: how a change plan stops, restarts and saves
+    script: str | None = None  # "module:object", what its remediation scripts guard against (half-done restarts)
     rules: bool = True  # rules.yaml beside the declaration
 
     @property

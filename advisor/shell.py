@@ -36,23 +36,3 @@ def unquoted(word: str) -> str:
     except ValueError:
         return word
     return parts[0] if len(parts) == 1 else word
-
-
-# "Entering Names in the CLI" (Oracle VM Server for SPARC Administration Guide,
-# 1.2 to 3.6): a domain name's first character is a letter or a number, the
-# others letters, numbers or any of -_+#.:;~(); names are at most 256 characters.
-_LDM_NAME_OTHERS = frozenset("-_+#.:;~()")
-LDM_NAME_MAX = 256
-
-
-def ldm_refuses(name: str) -> bool:
-    """Whether ldm would refuse `name` as a domain name: a capture that names a
-    domain so (`-a`, `<domain>`, `ldg 1`) is damaged or forged, and no command
-    of advisor's names it (a dash would make ldm read an option)."""
-    if not name or len(name) > LDM_NAME_MAX or not _alnum(name[0]):
-        return True
-    return not all(_alnum(c) or c in _LDM_NAME_OTHERS for c in name)
-
-
-def _alnum(char: str) -> bool:
-    return char.isascii() and char.isalnum()  # str.isalnum() also takes 'é' and '²'; the guide's are ASCII

@@ -1415,6 +1415,6 @@ def _every_capture_edited(tmp_path: Path, kind: str) -> None:
     ("ldgé", True), ("ldg²", True), ("é", True),
 ])
 def test_a_domain_name_is_judged_by_ldm_s_own_rule_in_ascii(name: str, refused: bool) -> None:
-    from advisor.shell import ldm_refuses
+    from advisor.platforms.ldoms.plan import ldm_refuses
 
     assert ldm_refuses(name) is refused

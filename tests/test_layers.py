@@ -29,11 +29,13 @@ LAYER = {name: n for n, names in enumerate(LAYERS) for name in names}
 
 def _in_pack(parts: list[str]) -> str:
     """The layer-unit of a module of a platform pack, by the parts after `platforms.<pack>`:
-    its declaration (pack) sits with the registry, its parsers and change operations in
-    their layers, and the rest (its facts builders) in the facts layer."""
+    its declaration (pack) sits with the registry, its parsers, change operations, restart
+    strategy (plan, simulate) and script guards in their layers, and the rest (its facts
+    builders) in the facts layer."""
     if not parts or parts[0] in ("pack", "__init__"):
         return "platforms"
-    return {"parsers": "parsers", "changes": "changes", "lines": "collect"}.get(parts[0], "facts")
+    return {"parsers": "parsers", "changes": "changes", "lines": "collect", "plan": "changeplan",
+            "simulate": "changeplan", "script": "report"}.get(parts[0], "facts")
 
 
 def _unit(path: Path) -> str:

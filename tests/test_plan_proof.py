@@ -23,7 +23,7 @@ UNTUNED = CAPTURES / "t5-primary-untuned"
 
 
 def _facts(**values) -> HostFacts:
-    return HostFacts(host="h", platform="solaris", **values)
+    return host_record("solaris")(host="h", platform="solaris", **values)
 
 
 @pytest.mark.parametrize("version, domain, command, held", [

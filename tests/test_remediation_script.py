@@ -30,6 +30,15 @@ def _scripts(tmp_path: Path, *args: str) -> dict[str, str]:
     return {p.name: p.read_text() for p in sorted(out.iterdir())}
 
 
+def _ldoms_facts(facts):
+    """The LDoms facts the stand-in ldm starts from: a host of another family has none."""
+    from types import SimpleNamespace
+
+    from advisor.platforms.ldoms.records import LdomsHost
+
+    return SimpleNamespace(**{name: getattr(facts, name, None) for name in LdomsHost.fields()})
+
+
 def _standin(tmp_path: Path, capture: Path) -> tuple[dict[str, str], Path]:
     """PATH with the stand-ins, and their state built from the capture's facts."""
     from advisor.collect.offline import Loader
@@ -38,21 +47,22 @@ def _standin(tmp_path: Path, capture: Path) -> tuple[dict[str, str], Path]:
     with Loader() as loader:
         [cap] = loader.load(capture)
     facts = build(cap).facts
+    ldm = _ldoms_facts(facts)
     domains = {d.name: {"state": d.state or "active", "cores": d.whole_cores, "memory_gb": d.memory_gb,
                         "whole_core": d.whole_core_constraint is True,
                         "max_cores": int(d.max_cores) if d.max_cores and d.max_cores.isdigit() else None}
-               for d in facts.domains or []}
-    control = next((d.name for d in facts.domains or [] if d.is_control), "primary")
+               for d in ldm.domains or []}
+    control = next((d.name for d in ldm.domains or [] if d.is_control), "primary")
     domains.setdefault(control, {"state": "active", "cores": None, "max_cores": None})
-    if facts.ldom_name:
-        domains.setdefault(facts.ldom_name, {"state": "active", "cores": None, "max_cores": None})
+    if ldm.ldom_name:
+        domains.setdefault(ldm.ldom_name, {"state": "active", "cores": None, "max_cores": None})
     vsws = {v.name: {"domain": v.domain, "mtu": v.mtu or 1500, "vnet_domains": v.vnet_domains}
-            for v in facts.vswitches or []}
+            for v in ldm.vswitches or []}
     state = tmp_path / "state.json"
     state.write_text(json.dumps({"control": control, "reconf": False, "domains": domains, "vsws": vsws,
-                                 "free_cores": facts.free_cores, "free_memory_gb": facts.free_memory_gb,
-                                 "version": facts.ldm_version, "log": [], "reboots": [], "spconfigs": [], "node": facts.nodename,
-                                 "control_node": facts.control_host}))
+                                 "free_cores": ldm.free_cores, "free_memory_gb": ldm.free_memory_gb,
+                                 "version": ldm.ldm_version, "log": [], "reboots": [], "spconfigs": [], "node": facts.nodename,
+                                 "control_node": ldm.control_host}))
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     for tool in TOOLS:

@@ -2,13 +2,13 @@
 machine, and the result judged again by the same rules.
 
 The walk follows the plan's steps in order, as a script runs them, keeping
-each domain's state: a switch's MTU may change only while the guests with a
-vnet on it are stopped ("Configuring Jumbo Frames", Oracle VM Server for SPARC
-3.4 Administration Guide), a domain may grow only into what the machine has
-free, and each guest should be interrupted once, the control domain's reboot
-counting for every guest it serves. A step that breaks one of these, or that
-makes a rule fail that passed, is held as a comment saying why, and the plan
-is proven again without it.
+each domain's state: a change whose operation needs domains stopped (an LDoms
+switch's MTU) is refused while they run, a domain may grow only into what the
+machine has free, and each guest should be interrupted once, a reboot counting
+for every guest it interrupts (the host's restart strategy says which, and
+the domains' states as captured: changeplan/strategy.py). A step that breaks
+one of these, or that makes a rule fail that passed, is held as a comment
+saying why, and the plan is proven again without it.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from typing import Callable
 
 from advisor import changes as operations
 from advisor import platform_registry as platforms
+from advisor.changeplan.strategy import RestartStrategy, strategy_of
 from advisor.changes import Change
 from advisor.facts.models import HostFacts, cloned
 from advisor.results.model import ChangePlan, Finding, Left, PlanStep, Simulation, unplanned
@@ -34,15 +35,11 @@ class _Walk:
 
     facts: HostFacts
     control: str
+    strategy: RestartStrategy
     states: dict[str, str] = field(default_factory=dict)  # domain -> active, bound, inactive
     interruptions: dict[str, int] = field(default_factory=dict)
     broken: list[tuple[PlanStep, str]] = field(default_factory=list)  # a step, and what it breaks
     unmodelled: list[str] = field(default_factory=list)
-
-    def served(self) -> list[str]:
-        """The running guests with a vnet on one of the control domain's switches."""
-        names = {v.domain for v in self.facts.vnets or [] if v.vsw_domain == self.control and v.domain != self.control}
-        return sorted(n for n in names if self.states.get(n, "active") == "active")
 
     def interrupt(self, name: str) -> None:
         self.interruptions[name] = self.interruptions.get(name, 0) + 1
@@ -61,7 +58,7 @@ class _Walk:
         elif action == "start":
             self.states[name] = "active"
         elif action == "reboot":
-            for guest in self.served():
+            for guest in self.strategy.interrupted_by_reboot(self.facts, self.states, self.control):
                 self.interrupt(guest)
 
     def _change(self, step: PlanStep) -> None:
@@ -72,7 +69,7 @@ class _Walk:
                    if d != self.control and self.states.get(d, "active") == "active"]
         if running:
             self.broken.append((step, f"it changes {change.target} while {', '.join(running)} run(s) on it; "
-                                      f"Oracle's guide has them stopped first"))
+                                      f"{self.strategy.stopped_first}"))
             return
         why = operations.apply(change, self.facts)
         if why is not None:
@@ -94,8 +91,8 @@ def _model(facts: HostFacts) -> HostFacts:
 
 
 def _walk(plan: ChangePlan, facts: HostFacts) -> _Walk:
-    walk = _Walk(_model(facts), plan.control_domain_name,
-                 {d.name: d.state or "active" for d in facts.domains or []})
+    strategy = strategy_of(facts.platform)
+    walk = _Walk(_model(facts), plan.control_domain_name, strategy, strategy.states(facts))
     for phase in plan.phases:
         for step in phase.steps:
             if step.run:

@@ -20,7 +20,7 @@ from advisor.engine.inputs import command_family, input_for
 from advisor.engine.model import TEMPLATE, Check, Rule
 from advisor.engine.policy import Policy
 from advisor.errors import InputError, RulePackError, excerpt
-from advisor.facts.models import HostFacts, host_record, record_of
+from advisor.facts.models import HostFacts, domain_name, host_record, record_of
 from advisor.results.model import (OTHER_PLATFORM, RUNTIME_REASON, Finding, FixStep, MeasuredLoad, Result,
                                    Severity)
 from advisor.shell import shell_word
@@ -344,13 +344,13 @@ class Engine:
         message = render(check.message or rule.message, ns)
         if load is not None:
             message = f"{message.rstrip('.')}. {load.carries}"
-        domain = item.name if rule.subject == "domain" else getattr(item, "domain", None)
-        steps = self._steps(compiled, scope, domain or facts.ldom_name, facts)
+        domain = (item.name if rule.subject == "domain" else getattr(item, "domain", None)) or domain_name(facts)
+        steps = self._steps(compiled, scope, domain, facts)
         needs = [] if any(s.kind == "change" for s in steps) else self._plan_needs(compiled, scope, facts)
         undo = [s.undo for s in steps if s.undo]
         impact = next((value for value, when in compiled.impacts if _holds(when, scope)), compiled.impacts[-1][0])
         finding = Finding(
-            rule=rule.id, title=rule.title, severity=severity, subject=subject, domain=domain or facts.ldom_name,
+            rule=rule.id, title=rule.title, severity=severity, subject=subject, domain=domain,
             message=message,
             observed=render(check.observed or rule.observed, ns),
             expected=render(check.expected or rule.expected, ns),
@@ -498,7 +498,7 @@ def _busy(facts: HostFacts) -> str:
     rates = facts.rates
     if rates is None or rates.cpu_busy is None:
         return ""
-    who = facts.ldom_name or facts.nodename or facts.host
+    who = domain_name(facts) or facts.nodename or facts.host
     count = len(rates.cpus)
     return f"{who} {rates.cpu_busy:.0%} busy on its {count} CPU{'s' if count != 1 else ''}" if count \
         else f"{who} {rates.cpu_busy:.0%} busy"

@@ -56,9 +56,12 @@ def build(capture: Capture) -> Built:
     files = {cid: out.file for cid, out in capture.outputs.items()}
     plans = {cid for cid in parsed if (k := platforms.known(cid)) is not None and k[0].output.plan}
     for p in platforms.packs():
-        if p.plans is not None and _builder(p, p.plans)(facts, parsed, files):
+        if p.plans is None:
+            continue
+        planned = as_family(facts, f.name if (f := platforms.family_of(p)) is not None else None)
+        if _builder(p, p.plans)(planned, parsed, files):  # given the facts its family's hosts have
             unused += [files[cid] for cid in parsed if cid not in plans]
-            return Built(facts, errors, unused)
+            return Built(planned, errors, unused)
     unused += [files[cid] for cid in sorted(plans)]  # a built system's listing says more than its constraints
     identify(facts, parsed, files)
     facts = as_family(facts)

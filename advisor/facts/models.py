@@ -8,7 +8,7 @@ its own host facts with a record of its own (Pack.record).
 """
 
 from functools import cache
-from typing import Literal
+from typing import Any, Literal
 
 from advisor.facts.record import Fact, Record, cloned
 from advisor.facts.traffic import Rates
@@ -144,17 +144,8 @@ class HostFacts(Fact):
     solaris_update_yymm: int | None = None  # Solaris 10 update as a number: 1/13 is 1301, 8/11 is 1108
     sru: int | None = None
     arch: str | None = None  # "sparc" or "x86"
-    ldm_version: str | None = None
-    free_cores: int | None = None  # whole cores no domain holds (ldm list-devices); None: not collected
-    free_memory_gb: float | None = None  # memory no domain holds (ldm list-devices)
     roles: list[str] | None = None  # virtinfo roles of the captured domain
-    ldom_name: str | None = None  # its name in `ldm list` (virtinfo "Domain name")
-    control_host: str | None = None  # the control domain's host name (virtinfo "Control domain")
     nodename: str | None = None  # uname -a's node name: which machine this is, whatever the bundle is called
-    is_control_domain: bool | None = None
-    is_guest_domain: bool | None = None
-    local_mapin: str | None = None  # extended-mapin-space of the captured domain, where its listing shows it
-    vnet_software: bool | None = None  # the captured domain runs the levels with the vnet rework and LSO
     cpu_model: str | None = None
     threads_per_core: int | None = None
     vcpus: int | None = None
@@ -165,11 +156,7 @@ class HostFacts(Fact):
     tcp_drift: list[TcpDrift] | None = None
     tcp_lso: TcpLso | None = None
     driver_conf: dict[str, dict[str, str]] = {}
-    domains: list[Domain] | None = None
-    vswitches: list[VSwitch] | None = None
-    vnets: list[VNet] | None = None
     links: list[Link] | None = None
-    ldcs: list[LdcChannel] | None = None
     inputs: list[str] = []  # command ids whose output was read
     rates: "Rates | None" = None  # two samples of its counters: rates (facts/traffic.py); None with one sample
     filtered: dict[str, Filtered] = {}  # command id -> how its output was filtered
@@ -193,9 +180,9 @@ def host_record(family: str | None = None) -> type[HostFacts]:
     return type(f"{(family or 'any').capitalize()}Host", (HostFacts, *mixins), {}) if mixins else HostFacts
 
 
-def as_family(facts: HostFacts) -> HostFacts:
-    """The same facts in the record of the host's family, once it is known."""
-    record = host_record(facts.platform)
+def as_family(facts: HostFacts, family: str | None = None) -> HostFacts:
+    """The same facts in the record of the host's family (or of `family`), once it is known."""
+    record = host_record(family or facts.platform)
     if type(facts) is record:
         return facts
     typed = record(host=facts.host)
@@ -215,3 +202,20 @@ def record_of(field: str) -> type[Record] | None:
             return inner[0]
     return None
 
+
+def detected(facts: HostFacts) -> dict[str, Any]:
+    """What a report says it detected of the host, by its field, from the host
+    facts the host's packs name (Pack.detected: `sru` from host.sru)."""
+    from advisor import platform_registry as platforms
+
+    return {field: getattr(facts, fact, None) for p in platforms.packs_of(facts.platform)
+            for field, fact, _shown in p.detected}
+
+
+def domain_name(facts: HostFacts) -> str | None:
+    """The name of the domain the captured host is, as its platform's manager
+    names it (Pack.domain_name: LDoms' host.ldom_name); None on a platform without one."""
+    from advisor import platform_registry as platforms
+
+    return next((getattr(facts, p.domain_name, None) for p in platforms.packs_of(facts.platform)
+                 if p.domain_name is not None), None)

@@ -2,14 +2,16 @@
 
 Findings are matched on host, rule and subject: fixed (only before), new (only
 after) and changed (both, with another severity or observed value). When both
-sides are captures, the kstat counters the rules rely on are compared too:
-LSO sends, traffic and the per-channel loss counters.
+sides are captures, the counters the rules rely on are compared too, as the
+host's platform packs give them (Pack.counters: LDoms' LSO sends, traffic and
+per-channel loss counters, Solaris' TCP LSO counters).
 """
 
 from __future__ import annotations
 
 from pydantic import BaseModel
 
+from advisor import platform_registry as platforms
 from advisor.facts.models import HostFacts
 from advisor.results.model import Finding, HostReport, Severity
 
@@ -105,20 +107,11 @@ def compare(old: HostReport | None, new: HostReport | None,
 
 
 def _counter_values(facts: HostFacts) -> dict[tuple[str, str], int] | None:
-    if facts.ldcs is None and facts.tcp_lso is None:
-        return None
-    values: dict[tuple[str, str], int] = {}
-    for ch in facts.ldcs or []:
-        subject = f"ldc {ch.module}:{ch.instance}:{ch.name}"
-        if ch.lso_opackets is not None:
-            values[(subject, "lso_opackets")] = ch.lso_opackets
-        for name, value in ch.counters.items():
-            values[(subject, name)] = value
-    lso = facts.tcp_lso
-    for field, name in (("times", "tcp_lso_times"), ("pkt_out", "tcp_lso_pkt_out"), ("out_data_segs", "outDataSegs")):
-        tcp: int | None = getattr(lso, field) if lso is not None else None
-        if tcp is not None:
-            values[("tcp", name)] = tcp
+    """The counters the host's platform packs give (Pack.counters); None when none has any."""
+    values: dict[tuple[str, str], int] | None = None
+    for p in platforms.packs_of(facts.platform):
+        if p.counters is not None and (mine := platforms.load(p, p.counters)(facts)) is not None:
+            values = {**(values or {}), **mine}
     return values
 
 

@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import re
 import shlex
+from functools import cache
+from typing import Protocol, cast
 
 from advisor import __version__
+from advisor import platform_registry as platforms
 from advisor.results.model import ChangePlan, HostReport, PlanPhase, PlanStep
-from advisor.shell import shell_word, unquoted
+from advisor.shell import unquoted
 
 AFTER = "after-reboot"
-CONTROL_DOMAIN = "the control domain"  # where a guest's ldm steps run, when virtinfo did not name it
 
 
 _LONGEST = 120  # file systems allow 255 bytes a name; a host name from a capture may be anything
@@ -42,15 +44,56 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+class Guards(Protocol):
+    """What a platform's scripts guard against, in its manager's words (`Pack.script`)."""
+
+    elsewhere: str  # where a guest's manager steps run, when the capture did not name that machine
+
+    def pending(self, domain: str) -> str:
+        """What is left when `domain` has changes pending until it restarts, and how to drop them."""
+        ...
+
+    def stopped(self, domain: str) -> str:
+        """What is left when the script stopped `domain` and did not start it again."""
+        ...
+
+    def still_pending(self, control: str) -> list[str]:
+        """Part 2's lines that stop it while `control` has not restarted yet."""
+        ...
+
+
+class _Plain:
+    """The guards of a platform that declares none: its plans stop and reconfigure no domain."""
+
+    elsewhere = "the machine that runs its manager"
+
+    def pending(self, domain: str) -> str:
+        return f"{domain} has changes pending until it restarts"
+
+    def stopped(self, domain: str) -> str:
+        return f"{domain} was stopped by this script and not started again"
+
+    def still_pending(self, control: str) -> list[str]:
+        return []
+
+
+@cache
+def guards_of(family: str) -> Guards:
+    """The script guards a pack of this family declares, or the plain ones."""
+    for p in platforms.packs_of(family):
+        if p.script is not None:
+            return cast(Guards, platforms.load(p, p.script))
+    return _Plain()
+
+
 class _Left:
     """What the script has left half done after each of its steps, known when
-    it is written (the script runs its steps in order): a delayed
-    reconfiguration pending, domains stopped and not started again. Said on
-    the way out if a later step fails. cancel-reconf is the 3.x guides' name
-    ("Delayed Reconfiguration", Oracle VM Server for SPARC 3.2 Administration
-    Guide); the Logical Domains 1.2 and 1.3 guides call it cancel-operation reconf."""
+    it is written (the script runs its steps in order): changes pending until
+    a domain restarts (a delayed reconfiguration), domains stopped and not
+    started again. Said on the way out, in the platform's words, if a later step fails."""
 
-    def __init__(self) -> None:
+    def __init__(self, guards: Guards) -> None:
+        self.guards = guards
         self.reconf: str | None = None
         self.stopped: list[str] = []
 
@@ -71,14 +114,8 @@ class _Left:
         self.reconf = None
 
     def message(self) -> str:
-        said = []
-        if self.reconf is not None:
-            word = shlex.quote(self.reconf)
-            said.append(f"{self.reconf} has changes pending in a delayed reconfiguration, and ldm refuses changes to "
-                        f"other domains until it reboots: reboot it to apply them, or drop them with ldm cancel-reconf "
-                        f"{word} (Logical Domains 1.x: ldm cancel-operation reconf {word})")
-        said += [f"{d} was stopped by this script and not started again: ldm start {shlex.quote(d)} when ready"
-                 for d in self.stopped]
+        said = [self.guards.pending(self.reconf)] if self.reconf is not None else []
+        said += [self.guards.stopped(d) for d in self.stopped]
         return "; ".join(said)
 
 
@@ -206,16 +243,6 @@ def _node_check(h: HostReport, where: str, plan: ChangePlan, captured: bool) -> 
             "fi"]
 
 
-def _still_reconfiguring(control: str) -> list[str]:
-    """Part 2 stops if the control domain has not rebooted: the third FLAGS
-    letter of `ldm list` is d during a delayed reconfiguration."""
-    word = shell_word(control)
-    return [f"flags=`ldm list {word} | awk 'NR == 2 {{ print $3 }}'`",
-            'case "$flags" in',
-            f"    ??d*) printf '%s is still in a delayed reconfiguration: reboot it, then run part 2\\n' {word} >&2; exit 1 ;;",
-            "esac"]
-
-
 def _nothing_to_run(h: HostReport, plan: ChangePlan) -> list[str]:
     """Why a script has no step: nothing to change, or what stops advisor from planning it."""
     if not h.findings:
@@ -236,8 +263,9 @@ def _script(h: HostReport, phases: list[PlanPhase], where: str, name: str, plan:
     """The script of the captured host (`captured`), or of the control domain where a guest's ldm steps run."""
     two_parts = any(p.after_reboot for p in phases) and any(not p.after_reboot for p in phases)
     node = _node_check(h, where, plan, captured)
-    on_exit = any(s.run and _Left().apply(s) for p in phases for s in p.steps)
-    left = _Left()
+    guards = guards_of(h.platform)
+    on_exit = any(s.run and _Left(guards).apply(s) for p in phases for s in p.steps)
+    left = _Left(guards)
     numbers = {id(s): n for n, s in plan.numbered()}
     lines = _header(h, plan, where, name, two_parts) + _guard(two_parts, node, on_exit)
     if any(s.run for p in phases for s in p.steps):
@@ -252,7 +280,7 @@ def _script(h: HostReport, phases: list[PlanPhase], where: str, name: str, plan:
             lines += _phase(phase, left, numbers,
                             ends_part_1=phase is first[-1] and phase.outage.startswith("reboot of"))
         lines += ["exit 0", "fi", "", f"# ==== Part 2: run with the argument {AFTER} once the control domain is back", "",
-                  *_still_reconfiguring(plan.control_domain_name), ""]
+                  *guards.still_pending(plan.control_domain_name), ""]
         left.rebooted()
         if left.message():
             lines += [f"left={shlex.quote(_one_line(left.message()))}", ""]
@@ -279,7 +307,8 @@ def render_host(h: HostReport, tag: str | None = None) -> dict[str, str]:
     scripts = {mine: _script(h, [p for p in plan.phases if p.script == "host"], h.node, mine, plan, captured=True)}
     control = [p for p in plan.phases if p.script == "control-domain"]
     if control:
-        scripts[theirs] = _script(h, control, plan.control_domain or CONTROL_DOMAIN, theirs, plan, captured=False)
+        where = plan.control_domain or guards_of(h.platform).elsewhere
+        scripts[theirs] = _script(h, control, where, theirs, plan, captured=False)
     return {name: checked(h, name, text) for name, text in scripts.items()}
 
 

@@ -8,6 +8,7 @@ import shutil
 from collections.abc import Set as AbstractSet
 from typing import IO, Literal
 
+from advisor import platform_registry as platforms
 from advisor.report import grouping, layout, stream
 from advisor.report.layout import Column, Span, cells, paint, wrap
 from advisor.report.stream import Fleet
@@ -115,10 +116,16 @@ def _detected(h: HostReport) -> str:
     os_name = d.os or ""
     arch = d.arch if d.arch and d.arch.lower() not in os_name.lower() else None
     parts = [p for p in (
-        os_name or None, arch, f"SRU {d.sru}" if d.sru is not None else None,
-        f"ldm {d.ldm_version}" if d.ldm_version else None, d.cpu_model,
+        os_name or None, arch, *_versions(h), d.cpu_model,
         f"role: {' '.join(d.domain_roles)}" if d.domain_roles else None) if p]
     return ", ".join(parts) or "no version information"
+
+
+def _versions(h: HostReport) -> list[str]:
+    """The versions the host's platform packs detect, as each shows them (Pack.detected: `SRU 35`)."""
+    shown = [(getattr(h.detected, field), label) for p in platforms.packs_of(h.platform)
+             for field, _fact, label in p.detected]
+    return [label.format(value) for value, label in shown if value is not None and value != ""]
 
 
 def _header(h: HostReport, out: Output) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from advisor.changes import Change, Rendered, Undo, effect, number, operation, undo, was
 from advisor.platforms.ldoms.facts import threads_per_core_for_model
+from advisor.platforms.ldoms.records import ldoms
 from advisor.facts.models import Domain, HostFacts, VNet, VNetRef, VSwitch
 from advisor.shell import shell_word
 from advisor.versions import version_ge
@@ -21,7 +22,7 @@ _INACTIVE_ONLY = ("ldm {ver} turns the whole-core constraint on only for an inac
 
 
 def _domain(facts: HostFacts, name: str) -> Domain | None:
-    return next((d for d in facts.domains or [] if d.name == name), None)
+    return next((d for d in ldoms(facts).domains or [] if d.name == name), None)
 
 
 def _of_control(change: Change, facts: HostFacts) -> bool:
@@ -40,7 +41,7 @@ def _live(change: Change, facts: HostFacts, dom: Domain) -> bool:
     memory added to any active domain ("Using Memory Dynamic
     Reconfiguration"). Turning whole cores on, shrinking, and older releases
     keep the reboot."""
-    head = (facts.ldm_version or "").split(".")[0]
+    head = (ldoms(facts).ldm_version or "").split(".")[0]
     n = number(change.value)
     if not head.isdigit() or len(head) > 3 or int(head) < 3 or n is None or dom.state not in (None, "active"):
         return False
@@ -62,7 +63,7 @@ def _cores_before(change: Change, facts: HostFacts) -> Undo:
 
 def _cores(change: Change, facts: HostFacts, verb: str) -> Rendered:
     dom, n = shell_word(change.target), shell_word(change.value)
-    ver = facts.ldm_version
+    ver = ldoms(facts).ldm_version
     major = (ver or "").split(".")[0]
     if ver is None or version_ge(ver, "3.0"):
         return Rendered(f"ldm {verb}-core {n} {dom}")
@@ -91,12 +92,13 @@ undo("add-cores")(_cores_before)
 
 def _give_cores(facts: HostFacts, dom: Domain, cores: int) -> None:
     tpc = threads_per_core_for_model(facts.cpu_model) or facts.threads_per_core
-    if facts.free_cores is not None:
-        facts.free_cores -= cores - (dom.whole_cores or 0)
+    host = ldoms(facts)
+    if host.free_cores is not None:
+        host.free_cores -= cores - (dom.whole_cores or 0)
     dom.whole_cores, dom.cores, dom.whole_core_constraint = cores, float(cores), True
     if tpc:
         dom.vcpus = cores * tpc
-        if dom.is_local or dom.name == facts.ldom_name:
+        if dom.is_local or dom.name == ldoms(facts).ldom_name:
             facts.vcpus = dom.vcpus
 
 
@@ -136,20 +138,21 @@ def _set_memory_effect(change: Change, facts: HostFacts) -> str | None:
     dom, gb = _domain(facts, change.target), number(change.value)
     if dom is None or gb is None:
         return f"no domain {change.target} to size"
-    if facts.free_memory_gb is not None:
-        facts.free_memory_gb -= gb - (dom.memory_gb or 0)
+    host = ldoms(facts)
+    if host.free_memory_gb is not None:
+        host.free_memory_gb -= gb - (dom.memory_gb or 0)
     dom.memory_gb = gb
     return None
 
 
 def _vsw(facts: HostFacts, name: str) -> VSwitch | None:
-    return next((v for v in facts.vswitches or [] if v.name == name), None)
+    return next((v for v in ldoms(facts).vswitches or [] if v.name == name), None)
 
 
 def _mismatches(facts: HostFacts, vsw: VSwitch) -> None:
     """The switch's vnets as the facts builder relates them, after an MTU changed."""
     vsw.mismatched_vnets = []
-    for vnet in facts.vnets or []:
+    for vnet in ldoms(facts).vnets or []:
         if vnet.vsw == vsw.name and vnet.vsw_domain == vsw.domain:
             vnet.vsw_mtu = vsw.mtu
             if vnet.mtu is not None and vsw.mtu is not None and vnet.mtu != vsw.mtu:
@@ -160,7 +163,7 @@ def _switch_guests(change: Change, facts: HostFacts) -> list[str]:
     """The domains other than the switch's own with a vnet on it: Oracle's guide
     ("Configuring Jumbo Frames") has them stopped before `ldm set-vsw mtu=`."""
     vsw = _vsw(facts, change.target)
-    return sorted({v.domain for v in facts.vnets or [] if vsw is not None and v.vsw == vsw.name
+    return sorted({v.domain for v in ldoms(facts).vnets or [] if vsw is not None and v.vsw == vsw.name
                    and v.vsw_domain == vsw.domain and v.domain != vsw.domain})
 
 
@@ -180,7 +183,7 @@ def _set_vsw_mtu_effect(change: Change, facts: HostFacts) -> str | None:
     vsw, mtu = _vsw(facts, change.target), number(change.value)
     if vsw is None or mtu is None:
         return f"no switch {change.target}"
-    for vnet in facts.vnets or []:  # a vnet at its switch's MTU follows it; one set on its own does not
+    for vnet in ldoms(facts).vnets or []:  # a vnet at its switch's MTU follows it; one set on its own does not
         if vnet.vsw == vsw.name and vnet.vsw_domain == vsw.domain and vnet.mtu == vsw.mtu:
             vnet.mtu = int(mtu)
     vsw.mtu = int(mtu)
@@ -189,7 +192,7 @@ def _set_vsw_mtu_effect(change: Change, facts: HostFacts) -> str | None:
 
 
 def _vnet(facts: HostFacts, change: Change) -> VNet | None:
-    return next((v for v in facts.vnets or [] if v.name == change.target and v.domain == change.domain), None)
+    return next((v for v in ldoms(facts).vnets or [] if v.name == change.target and v.domain == change.domain), None)
 
 
 @operation("reset-vnet-mtu", "ldm", stops=lambda change, facts: [change.domain] if change.domain else [], restarts=True)
@@ -236,7 +239,7 @@ def _set_domain_prop_effect(change: Change, facts: HostFacts) -> str | None:
         dom.max_cores = change.value
         return None
     dom.extended_mapin_space = change.value
-    if dom.is_local or dom.name == facts.ldom_name:
+    if dom.is_local or dom.name == ldoms(facts).ldom_name:
         facts.local_mapin = change.value
     return None
 
@@ -268,7 +271,7 @@ def _set_vsw_prop_effect(change: Change, facts: HostFacts) -> str | None:
     before = _direct(vsw)
     vsw.inter_vnet_link = change.value
     step = (int(_direct(vsw)) - int(before)) * max(vsw.vnet_count - 1, 0)  # each vnet's channels to the others
-    for vnet in facts.vnets or []:
+    for vnet in ldoms(facts).vnets or []:
         dom = _domain(facts, vnet.domain) if vnet.vsw == vsw.name and vnet.vsw_domain == vsw.domain else None
         if dom is not None and dom.ldc_estimate is not None:
             dom.ldc_estimate += step

@@ -6,9 +6,10 @@ import re
 
 from typing import Any
 
-from advisor.facts.models import Domain, HostFacts, Link, VNet, VNetRef, VSwitch
+from advisor.facts.models import Domain, Link, VNet, VNetRef, VSwitch
 from advisor.versions import version_ge
 from advisor.platforms.ldoms.parsers.ldm_records import LdmDomain, LdmListing, Record
+from advisor.platforms.ldoms.records import LdomsFacts
 from advisor.parsers.text import parse_int
 from advisor.platforms.solaris import kstat_facts
 
@@ -318,7 +319,7 @@ def _direct_links(vsw: VSwitch, auto_limit: int) -> bool:
 
 
 
-def software_facts(facts: HostFacts) -> None:
+def software_facts(facts: LdomsFacts) -> None:
     """Whether the captured domain runs what brought the vnet/vsw rework and LSO
     (seed 002: ldm 3.1 with Solaris 11.1 SRU 9, or Solaris 10 with 150031-07),
     its own extended-mapin-space, and the peers of its vsw channels."""
@@ -353,7 +354,7 @@ def _ev_at(files: dict[str, str], cid: str, line: int) -> str:
     return f"{files[cid]}:{line}"
 
 
-def build(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> None:
+def build(facts: LdomsFacts, parsed: dict[str, Any], files: dict[str, str]) -> None:
     """The LDoms facts of a Solaris host: its role, the ldm level, what the machine has
     free, its domains, switches and vnets, and its LDC channels."""
     if (v := parsed.get("ldm-version")) is not None:
@@ -387,7 +388,7 @@ _LDM_LISTINGS = ("ldm-list-l-p", "ldm-list-l", "ldm-list", "ldm-list-constraints
                  "ldm-list-io")
 
 
-def _listings(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> None:
+def _listings(facts: LdomsFacts, parsed: dict[str, Any], files: dict[str, str]) -> None:
     present = [cid for cid in _LDM_LISTINGS if cid in parsed]
     if not present:
         if facts.is_control_domain is False:

@@ -12,14 +12,15 @@ from typing import Any
 
 from advisor.platforms.ldoms import facts as ldoms
 from advisor.platforms.solaris import facts as solaris_facts
-from advisor.facts.models import Domain, HostFacts, Link, VNet, VSwitch
+from advisor.facts.models import Domain, Link, VNet, VSwitch
+from advisor.platforms.ldoms.records import LdomsFacts
 from advisor.parsers.text import driver_of
 from advisor.plans.located import LocatedPlan
 from advisor.plans.schema import PlanDomain, PlanLink, PlanVnet, PlanVsw
 from advisor.versions import version_ge
 
 
-def build_planned(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> bool:
+def build_planned(facts: LdomsFacts, parsed: dict[str, Any], files: dict[str, str]) -> bool:
     """A host given as a planned configuration (a plan, or constraints XML), unless the
     listing of a built system is there too, which says more: whether it was taken as one."""
     planned = parsed.get("plan") or parsed.get("ldm-list-constraints-x")
@@ -31,7 +32,7 @@ def build_planned(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str
     return True
 
 
-def build(facts: HostFacts, located: LocatedPlan, auto_limit: int = ldoms.AUTO_LIMIT) -> None:
+def build(facts: LdomsFacts, located: LocatedPlan, auto_limit: int = ldoms.AUTO_LIMIT) -> None:
     plan = located.plan
     facts.kind = "plan"
     facts.platform = "solaris"
@@ -60,7 +61,7 @@ def build(facts: HostFacts, located: LocatedPlan, auto_limit: int = ldoms.AUTO_L
     facts.links = sorted((lk for own in all_links.values() for lk in own), key=lambda lk: (lk.domain or "", lk.name))
 
 
-def _software(facts: HostFacts, located: LocatedPlan) -> None:
+def _software(facts: LdomsFacts, located: LocatedPlan) -> None:
     hw, sw = located.plan.hardware, located.plan.software
     facts.cpu_model = hw.model
     facts.ldm_version = sw.ldm

@@ -8,7 +8,7 @@ import re
 import shlex
 
 from advisor.changes import Change, Rendered, Undo, effect, operation, undo, was
-from advisor.facts.models import HostFacts, TcpProp
+from advisor.facts.models import HostFacts, TcpProp, domain_name
 from advisor.platforms.solaris.parsers import driver_conf, etc_system
 from advisor.shell import shell_word
 
@@ -77,7 +77,7 @@ def _set_driver_prop_effect(change: Change, facts: HostFacts) -> str | None:
 @operation("set-link-prop", "host")
 def _set_link_prop(change: Change, facts: HostFacts) -> Rendered:
     """dladm keeps the value across reboots unless told -t."""
-    where = f"in {change.domain}" if change.domain and change.domain != facts.ldom_name else None
+    where = f"in {change.domain}" if change.domain and change.domain != domain_name(facts) else None
     return Rendered(f"dladm set-linkprop -p {shell_word(f'{change.prop}={change.value}')} {shell_word(change.target)}",
                     comment=where)
 
@@ -96,8 +96,8 @@ def _set_link_prop_effect(change: Change, facts: HostFacts) -> str | None:
         return f"no model of {change.prop} on link {change.target}"
     for lk in links:
         lk.mtu = int(change.value)
-    mine = change.domain or facts.ldom_name
-    for vsw in facts.vswitches or []:
+    mine = change.domain or domain_name(facts)
+    for vsw in getattr(facts, "vswitches", None) or []:  # LDoms' virtual switches on this link
         if vsw.net_dev == change.target and vsw.domain == mine:
             vsw.net_dev_mtu = int(change.value)
     return None

@@ -96,4 +96,6 @@ PACK = Pack(
     facts="facts:build",
     changes="changes",
     changed=("links", "tcp", "tcp_drift", "system", "driver_conf"),
+    detected=(("sru", "sru", "SRU {}"),),
+    counters="counters:tcp_counters",
 )
