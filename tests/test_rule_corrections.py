@@ -519,3 +519,11 @@ def test_turning_lro_off_says_it_resets_the_link() -> None:
     host = _host(CAPTURES / "ovm-dom0-untuned")
     [phase] = [p for p in host.plan.phases if any(s.command.startswith("ethtool -K eth2 lro off") for s in p.steps)]
     assert phase.outage == "the link of eth2, for a few seconds (the driver resets the adapter)"
+
+
+def test_mtu_chain_judges_xen_dom0s_only() -> None:
+    """The Xen study measured a dom0's vif-bridge-uplink chain: a KVM host's bridges are not judged by it."""
+    kvm = _host(CAPTURES / "kvm-host-rhel8")
+    assert {r.status for r in kvm.results if r.rule == "xen.mtu-chain"} == {"not_applicable"}
+    dom0 = _host(CAPTURES / "ovm-dom0-untuned")
+    assert "fail" in {r.status for r in dom0.results if r.rule == "xen.mtu-chain"}
