@@ -146,3 +146,12 @@ def each(items: str, command: str) -> str:
     """One fixed loop for a per-item command: `command` (which names the item
     as $i) for each item `items` lists, in MARKER-separated sections with their exit status."""
     return f"for i in `{items}`; do echo \"{MARKER}$i\"; {command} 2>&1; echo \"{EXIT_MARKER}$?\"; done"
+
+
+def each_line(items: str, command: str) -> str:
+    """`each` for items that may hold blanks (a libvirt domain name): one item a
+    line of what `items` prints, blank lines skipped. Bourne shell: `read` without
+    -r (Solaris 10 /bin/sh has none), and the command reads no standard input,
+    which holds the rest of the list."""
+    return (f"{items} | while read i; do [ -n \"$i\" ] || continue; echo \"{MARKER}$i\"; {command} < /dev/null 2>&1; "
+            f"echo \"{EXIT_MARKER}$?\"; done")

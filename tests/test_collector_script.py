@@ -255,3 +255,44 @@ def test_a_sample_out_of_bounds_is_refused(tmp_path: Path, value: str) -> None:
     run = subprocess.run(["dash", str(path)], env={**env, "ADVISOR_SAMPLE": value}, capture_output=True,
                          text=True, timeout=60)
     assert run.returncode == 2 and run.stderr == f"ADVISOR_SAMPLE={value}: give whole seconds, 1 to 600 (0: once)\n"
+
+
+_VIRSH = """#!/bin/sh
+# virsh of a KVM host with a guest whose name holds a blank; logs each call with its argument count
+echo "$# $*" >> "$ADVISOR_STUB_ROOT/virsh.log"
+host=$ADVISOR_STUB_ROOT/hosts/127.0.0.2
+case "$1 $2" in
+"list --name") printf 'db1\\nmy guest\\n\\n' ;;
+"list --all") cat "$host/virsh-list.txt" ;;
+"vcpupin db1"|"domiflist db1") cat "$host/virsh-$1@db1.txt" ;;
+"vcpupin my guest"|"domiflist my guest") cat "$host/virsh-$1@rhel7.txt" ;;
+*) echo "error: failed to get domain '$2'" >&2; exit 1 ;;
+esac
+"""
+
+
+@pytest.mark.parametrize("shell", SHELLS)
+def test_the_kvm_loop_reads_one_guest_name_a_line(shell: str, tmp_path: Path) -> None:
+    """`virsh list --name` prints one name a line; a name with a blank is one guest, never two."""
+    env = _stub_host(tmp_path, CAPTURES / "kvm-host-rhel8")
+    virsh = tmp_path / "stub" / "bin" / "virsh"
+    virsh.write_text(_VIRSH)
+    virsh.chmod(0o755)
+    path = tmp_path / "collect.sh"
+    path.write_text(script.render("linux"))
+    (tmp_path / "out").mkdir()
+    argv = [shell, "sh", str(path)] if shell == "busybox" else [shell, str(path)]
+    run = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    calls = (tmp_path / "stub" / "virsh.log").read_text().splitlines()
+    assert "2 vcpupin my guest" in calls and "2 domiflist my guest" in calls  # one argument: the whole name
+    assert not [c for c in calls if c.split()[-1] in ("my", "guest") and not c.endswith("my guest")]
+    [tarball] = (tmp_path / "out").glob("*.tar.gz")
+    with tarfile.open(tarball) as tar:
+        top = tar.getnames()[0].split("/")[0]
+        names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
+        manifest = __import__("yaml").safe_load(tar.extractfile(f"{top}/manifest.yaml"))
+    ids = {c["id"] for c in manifest["commands"]}
+    assert {"virsh-vcpupin@db1.txt", "virsh-domiflist@db1.txt"} <= names
+    assert {"virsh-vcpupin@db1", "virsh-domiflist@db1"} <= ids
+    assert not {i for i in ids if i.endswith(("@my", "@guest"))}  # no guest named after half a name

@@ -329,6 +329,10 @@ def test_the_command_table() -> None:
         for line in loops)
     assert len({line for line in loops if "sudo -n ndd -get" in line or "pfexec ndd -get" in line}) == 2
     assert [line.split("; ")[2] for line in loops if 'ethtool "$i"' in line] == ['ethtool "$i" 2>&1']  # ethtool IF, read only
+    # a guest's name may hold a blank: its loop reads one name a line, never words
+    assert {line for line in loops if "virsh" in line} == {
+        f'virsh list --name | while read i; do [ -n "$i" ] || continue; echo "@@advisor $i"; virsh {query} "$i" '
+        f'< /dev/null 2>&1; echo "@@advisor-exit $?"; done' for query in ("vcpupin", "domiflist")}
     privileged = lines - plain
     assert {line for line in privileged if "ldm" in line} == {
         "sudo -n ldm -V", "sudo -n ldm list -l -p", "sudo -n ldm list-devices -a", "pfexec ldm -V", "pfexec ldm list -l -p",

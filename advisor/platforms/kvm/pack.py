@@ -7,14 +7,14 @@ published study backs one), so the pack declares no change operations and no rul
 
 import re
 
-from advisor.platform_spec import Command, Output, Pack, Pattern, each
+from advisor.platform_spec import Command, Output, Pack, Pattern, each_line
 
 _DOMAINS = "virsh list --name"  # one running domain a line, then a blank line
 
 
 def _each_domain(command: str) -> str:
-    """Over the running domains `virsh list --name` lists."""
-    return each(_DOMAINS, f"{command} \"$i\"")
+    """Over the running domains `virsh list --name` lists, one a line: a name may hold blanks."""
+    return each_line(_DOMAINS, f"{command} \"$i\"")
 
 
 PACK = Pack(

@@ -212,8 +212,8 @@ run_items ethtool 'for i in `ip -o link | awk -F'"'"': '"'"' '"'"'{print $2}'"'"
 run_sampled proc-net-dev proc-net-dev.txt 'cat /proc/net/dev' 'cat /proc/net/dev'
 run_items_sampled '' ethtool-stats 'for i in `ip -o link | awk -F'"'"': '"'"' '"'"'{print $2}'"'"' | sed '"'"'s/@.*//'"'"'`; do echo \"@@advisor $i\"; ethtool -S \"$i\" 2>&1; echo \"@@advisor-exit $?\"; done' 'for i in `ip -o link | awk -F'"'"': '"'"' '"'"'{print $2}'"'"' | sed '"'"'s/@.*//'"'"'`; do echo "@@advisor $i"; ethtool -S "$i" 2>&1; echo "@@advisor-exit $?"; done'
 run virsh-list virsh-list.txt 'virsh list --all' 'virsh list --all'
-run_items virsh-vcpupin 'for i in `virsh list --name`; do echo \"@@advisor $i\"; virsh vcpupin \"$i\" 2>&1; echo \"@@advisor-exit $?\"; done' 'for i in `virsh list --name`; do echo "@@advisor $i"; virsh vcpupin "$i" 2>&1; echo "@@advisor-exit $?"; done'
-run_items virsh-domiflist 'for i in `virsh list --name`; do echo \"@@advisor $i\"; virsh domiflist \"$i\" 2>&1; echo \"@@advisor-exit $?\"; done' 'for i in `virsh list --name`; do echo "@@advisor $i"; virsh domiflist "$i" 2>&1; echo "@@advisor-exit $?"; done'
+run_items virsh-vcpupin 'virsh list --name | while read i; do [ -n \"$i\" ] || continue; echo \"@@advisor $i\"; virsh vcpupin \"$i\" < /dev/null 2>&1; echo \"@@advisor-exit $?\"; done' 'virsh list --name | while read i; do [ -n "$i" ] || continue; echo "@@advisor $i"; virsh vcpupin "$i" < /dev/null 2>&1; echo "@@advisor-exit $?"; done'
+run_items virsh-domiflist 'virsh list --name | while read i; do [ -n \"$i\" ] || continue; echo \"@@advisor $i\"; virsh domiflist \"$i\" < /dev/null 2>&1; echo \"@@advisor-exit $?\"; done' 'virsh list --name | while read i; do [ -n "$i" ] || continue; echo "@@advisor $i"; virsh domiflist "$i" < /dev/null 2>&1; echo "@@advisor-exit $?"; done'
 run xl-info xl-info.txt 'xl info' 'xl info' 'xm info' 'xm info' xm-info.txt xm-info
 run xl-list xl-list.txt 'xl list' 'xl list' 'xm list' 'xm list' xm-list.txt xm-list
 run xl-vcpu-list xl-vcpu-list.txt 'xl vcpu-list' 'xl vcpu-list' 'xm vcpu-list' 'xm vcpu-list' xm-vcpu-list.txt xm-vcpu-list
