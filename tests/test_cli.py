@@ -143,6 +143,19 @@ def test_unidentifiable_loose_file_and_missing_path(cli, tmp_path: Path) -> None
     assert "t5-primary-tuned" in res.stdout
 
 
+def test_a_missing_path_is_one_line_on_stderr_and_kept_in_the_report_with_the_others(cli, tmp_path: Path) -> None:
+    """DESIGN.md: bad input gets one clear line (stderr), exit status 2, and nothing else is lost. The
+    report keeps the error too (JSON `errors`, the table's `error:` line, SARIF's notifications): a
+    pipeline that reads only the report still sees why a path is missing from it."""
+    missing = tmp_path / "nope"
+    res = cli("review", str(missing), str(TUNED), "-f", "json")
+    assert res.returncode == 2
+    assert res.stderr.splitlines() == [f"advisor: {missing}: no such file or directory"]
+    data = json.loads(res.stdout)
+    assert [h["source"] for h in data["hosts"]] == [str(TUNED)]
+    assert data["errors"] == [f"{missing}: no such file or directory"] and data["summary"]["errors"] == 1
+
+
 def test_fleet_folder_of_bundles(cli) -> None:
     data = json.loads(cli("review", str(CAPTURES), "-f", "json").stdout)
     assert len(data["hosts"]) == len([p for p in CAPTURES.iterdir() if p.is_dir()])
