@@ -17,7 +17,7 @@ def test_lanscan_long_paths_linkagg_and_quiet_tail() -> None:
     assert [(c.name, c.ppa, c.hw_path, c.is_aggregate) for c in scan.cards][:3] == [
         ("lan0", 0, "0/0/1/1/0/6/0", False), ("lan1", 1, "0/0/1/1/0/6/1", False), ("lan2", 2, "0/0/12/1/0", False)]
     assert scan.cards[3].is_aggregate and scan.cards[3].hw_path == "LinkAgg0"
-    assert scan.members == {900: [0, 1]}
+    assert scan.members == {900: [0, 1], 901: []}
 
 
 def test_lanscan_fddi_rows_without_snap() -> None:
@@ -51,7 +51,7 @@ def test_any_lanscan_form_in_one_file() -> None:
     assert hpux.parse_lanscan(verbose + "2\n900 0 1\n").members == {900: [0, 1]}  # -q right after a driver line
     both = hpux.parse_lanscan(plain + verbose)
     assert [c.name for c in both.cards] == ["lan0", "lan1", "lan2", "lan900", "lan901"]  # the -v rows repeat them
-    assert both.cards[0].line == 3 and both.drivers["lan0"] == ("iether", 21) and both.members == {900: [0, 1]}
+    assert both.cards[0].line == 3 and both.drivers["lan0"] == ("iether", 21) and both.members == {900: [0, 1], 901: []}
     extra = verbose.replace("iether1\n", "iether1\nSpeed = 1000 Full-Duplex\n")  # more driver-specific lines
     assert hpux.parse_lanscan(extra).drivers["lan1"][0] == "iether"
 
@@ -120,7 +120,8 @@ def test_lanscan_q_alone_gives_membership_only() -> None:
     members after it; identified by an aggregate's line, not by bare numbers."""
     quiet = "900 5 6 8 7\n901\n902\n903\n"
     scan = hpux.parse_lanscan(quiet)
-    assert scan.cards == [] and scan.quiet_seen and scan.members == {900: [5, 6, 8, 7]} and scan.quiet_line == {900: 1}
+    assert scan.cards == [] and scan.quiet_seen and scan.members == {900: [5, 6, 8, 7], 901: [], 902: [], 903: []}
+    assert scan.quiet_line == {900: 1, 901: 2, 902: 3, 903: 4}
     assert identify_text(quiet) == "lanscan" and identify_text(" 0\n1\n\n900  2 3 \n901") == "lanscan"
     for other in ("0\n1\n2\n", "12 13 14\n", "9005 6 8 7\n", "900 5 6\nlan0\n"):
         assert identify_text(other) is None
@@ -134,7 +135,7 @@ def test_non_breaking_spaces_and_a_closing_prompt() -> None:
     nbsp = "\u00a0 \u00a0"
     rows = (P / "lanscan/long-paths-linkagg-and-q.txt").read_text().replace("   ", nbsp)
     scan = hpux.parse_lanscan(rows + "root@sap01:~#\n")
-    assert [c.name for c in scan.cards][:2] == ["lan0", "lan1"] and scan.members == {900: [0, 1]}
+    assert [c.name for c in scan.cards][:2] == ["lan0", "lan1"] and scan.members == {900: [0, 1], 901: []}
     table = (P / "nwmgr/aligned-to-the-rule.txt").read_text().replace("  ", nbsp)
     assert [r.name for r in hpux.parse_nwmgr_list(table + "\n[root@ignite] ~ #\n")][-1] == "lan900"
     attrs = hpux.parse_nwmgr_attrs("lan900 current values:\n Parent PPA =\u00a0 -\n Speed = 1 Gbps Full Duplex\n# \n")
@@ -232,3 +233,12 @@ def test_nwmgr_apa_tables_give_each_aggregates_ports() -> None:
     with pytest.raises(ParseError) as err:
         hpux.parse_nwmgr_apa("==== ==== ==== ====\nlan900 Up LACP_AUTO LB_MAC\n")
     assert err.value.line == 2
+
+
+def test_lanscan_q_records_an_aggregate_listed_with_no_members() -> None:
+    """The HP APA guide's `lanscan -q`: 900 with four ports, 901-903 configured with none.
+    A port in no aggregate is alone on its line too (PPA under 900): not an aggregate."""
+    scan = hpux.parse_lanscan(_real("lanscan/hp-apa-guide-11iv1v2-2008-lanscan-q.txt"))
+    assert scan.members == {900: [5, 6, 8, 7], 901: [], 902: [], 903: []}
+    assert scan.quiet_line == {900: 1, 901: 2, 902: 3, 903: 4}
+    assert hpux.parse_lanscan("2\n900 0 1\n901\n").members == {900: [0, 1], 901: []}

@@ -114,7 +114,9 @@ def parse_lanscan(text: str) -> Lanscan:
         if _QUIET.match(s):
             ppas = [int(p) for p in s.split()]
             result.quiet_seen = True
-            if len(ppas) > 1:
+            # an aggregate's PPA, then its members' (`900 5 6 8 7`); an aggregate with
+            # none is alone on its line (`901`), as a port in no aggregate is (`2`)
+            if len(ppas) > 1 or ppas[0] >= FIRST_APA_PPA:
                 result.members[ppas[0]] = ppas[1:]
                 result.quiet_line[ppas[0]] = ln.number
             continue
