@@ -189,3 +189,12 @@ def test_virtinfo_parseable_form() -> None:
     with pytest.raises(ParseError) as err:
         parse_virtinfo("VERSION 1.0\nDOMAINROLE|impl=LDoms|control=false\nnot a record\n")
     assert err.value.line == 3
+
+
+def test_psrinfo_takes_the_model_a_sentence_names() -> None:
+    """Solaris 9 and early 10 name the processor in the sentence, with no model line under it
+    (tests/real: a Sun Fire V240); the later form names it on the line below."""
+    v240 = solaris_info.parse_psrinfo((REAL / "psrinfo-pv/glpi-v240-usiiii.txt").read_text().split("\n---\n", 1)[1])
+    assert (v240.vcpus, v240.cores, v240.model) == (2, None, "UltraSPARC-IIIi")
+    v490 = solaris_info.parse_psrinfo((REAL / "psrinfo-pv/glpi-v490-usiv.txt").read_text().split("\n---\n", 1)[1])
+    assert v490.model == "UltraSPARC-IV"

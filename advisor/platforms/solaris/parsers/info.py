@@ -20,7 +20,8 @@ class PsrInfo:
 
 # "The physical processor has 2 cores and 16 virtual processors" (Solaris 10 8/07 and later);
 # "The UltraSPARC-IIIi physical processor has 1 virtual processor (0)" (Solaris 9 and early 10).
-_PHYS = re.compile(r"The (?:\S+ )?physical processor has (?:(\d+) cores? and )?(\d+) virtual processors?")
+# The second form names the processor in the sentence, with no model line under it (glpi-agent reads it as the type).
+_PHYS = re.compile(r"The (?:(?P<named>\S+) )?physical processor has (?:(?P<cores>\d+) cores? and )?(?P<vcpus>\d+) virtual processors?")
 _CORE = re.compile(r"The core has (\d+) virtual processors?")
 _MODEL = re.compile(r"^\s++(\S++(?>\s++(?:[^\s(]|\((?!chipid|cpuid|portid))\S*+)*+)"  # atomic: linear on long blank runs
                     r"\s++\((?:chipid|cpuid|portid)")
@@ -33,9 +34,10 @@ def parse_psrinfo(text: str) -> PsrInfo:
     first = 0
     for ln in numbered(text):
         if m := _PHYS.search(ln.text):
-            cores += int(m.group(1) or 0)
-            vcpus += int(m.group(2))
+            cores += int(m.group("cores") or 0)
+            vcpus += int(m.group("vcpus"))
             first = first or ln.number
+            model = model or m.group("named")
         elif m := _CORE.search(ln.text):
             tpc = max(tpc or 0, int(m.group(1)))
         elif m := _MODEL.match(ln.text):
