@@ -356,3 +356,19 @@ def test_xl_info_of_a_name_that_starts_several_fields_is_refused_in_one_line(tmp
     pasted.write_text("[root@dom0 ~]# xl info cc_compile\ngcc (GCC) 10.2.1\nuser\n[unknown]\nWed Dec 16 2020\n")
     [error] = review(pasted).hosts[0].errors
     assert "looks like `xl info NAME`" in error and "run xl info" in error
+
+
+def test_a_per_interface_output_pasted_without_its_prompt_shows_its_command_line(tmp_path: Path) -> None:
+    """`Features for bond0:` alone is known by content as ethtool-k@bond0; it was printed by `ethtool -k bond0`."""
+    from advisor.collect.commands import command_line
+    from advisor.collect.offline import Loader
+
+    real = (Path(__file__).parent / "real" / "ethtool-k" / "insights-core-bond0-features.txt").read_text()
+    pasted = tmp_path / "ticket.txt"
+    pasted.write_text("  " + real.split("\n---\n", 1)[1].replace("\n", "\n  "))  # indented, as a mail quotes it
+    with Loader() as loader:
+        [capture] = loader.load(pasted)
+        [output] = capture.outputs.values()
+    assert (output.command_id, output.command) == ("ethtool-k@bond0", "ethtool -k bond0")
+    assert command_line("nwmgr-vmtu@lan0") == "nwmgr -g -A vmtu -c lan0"  # as the collection's loop runs it
+    assert command_line("lanadmin-apa@900") == "lanadmin -x -i 900"  # collected by no loop: the command and the item

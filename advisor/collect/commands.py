@@ -7,7 +7,7 @@ import re
 from functools import cache
 
 from advisor import platform_registry as platforms
-from advisor.platform_spec import SECOND
+from advisor.platform_spec import MARKER, SECOND
 
 _ITEM = r"[\w.:-]+"
 
@@ -53,4 +53,31 @@ def command_line(command_id: str) -> str:
     found = platforms.known(command_id)
     if found is not None and found[0].template is not None and found[1] is not None:
         return found[0].output.line.replace("{name}", found[1])
+    if found is not None and found[0].output.per_item and found[1] is not None:
+        return _per_item_line(found[0].output.id, found[0].output.line, found[1])
     return commands().get(command_id, command_id)
+
+
+# what a per-item loop runs for one item: `ethtool -k "$i"` in `...; echo "@@advisor $i"; ethtool -k "$i" 2>&1; ...`
+_LOOP_BODY = re.compile(re.escape(f'echo "{MARKER}$i"; ') + r'(?P<command>[^;]+?)(?: < /dev/null)? 2>&1;')
+
+
+@cache
+def _loops() -> dict[str, str]:
+    """Per-item output id -> the command its loop runs for one item ($i), from the packs' collection."""
+    out: dict[str, str] = {}
+    for p in platforms.packs():
+        for c in p.collect:
+            for cid, line in ((c.id, c.line), (c.fallback_id or c.id, c.fallback)):
+                if c.per_item and line and (m := _LOOP_BODY.search(line)):
+                    out.setdefault(cid, m.group("command"))
+    return out
+
+
+def _per_item_line(output_id: str, line: str, item: str) -> str:
+    """`ethtool -k bond0` for ethtool-k@bond0, `nwmgr -g -A vmtu -c lan0` for nwmgr-vmtu@lan0:
+    the command the collection's loop runs for the item, else the output's command and the item."""
+    run = _loops().get(output_id)
+    if run is None:
+        return f"{line} {item}"
+    return run.replace('"$i"', item).replace("$i", item)
