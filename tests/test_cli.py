@@ -156,6 +156,20 @@ def test_a_missing_path_is_one_line_on_stderr_and_kept_in_the_report_with_the_ot
     assert data["errors"] == [f"{missing}: no such file or directory"] and data["summary"]["errors"] == 1
 
 
+def test_a_document_read_as_a_session_names_the_line_and_the_command_it_was_read_as(cli, tmp_path: Path) -> None:
+    """`advisor review README.md`: a Markdown comment after a command (`...xml  # ldm list-constraints -x
+    output`) reads as a prompt and a command, and the lines after it as that command's output. The XML
+    error's line is the first of them; the message names the lines and the command, which show why."""
+    readme = tmp_path / "README.md"
+    readme.write_text("# tool\n\n```sh\nadvisor gate plan.yaml   # a plan\n"
+                      "advisor gate t2.xml  # ldm list-constraints -x output: exit 1\n"
+                      "advisor diff old.json new.json\nadvisor rules list\n```\n")
+    res = cli("review", str(readme))
+    assert res.returncode == 2 and "Traceback" not in res.stderr
+    assert res.stderr.splitlines() == [f"advisor: {readme}:6: not well-formed XML (syntax error) "
+                                       f"(lines 5-7: `ldm list-constraints -x output: exit 1`)"]
+
+
 def test_fleet_folder_of_bundles(cli) -> None:
     data = json.loads(cli("review", str(CAPTURES), "-f", "json").stdout)
     assert len(data["hosts"]) == len([p for p in CAPTURES.iterdir() if p.is_dir()])

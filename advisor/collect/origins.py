@@ -55,7 +55,10 @@ def locate(text: str, origins: dict) -> str:
         return f"{origin.shown}:{where}{token[end:]}"
 
     out = _TOKEN.sub(repl, text)
-    return out + note[0] if note and not text.endswith(")") else out
+    return out + note[0] if note and not _NOTED.search(text) else out
+
+
+_NOTED = re.compile(r"\(lines [^`]*`[^`]*`\)$")  # a message that already ends with its segment's note
 
 
 def locate_evidence(item: str, origins: dict) -> str:
