@@ -527,3 +527,6 @@ def test_mtu_chain_judges_xen_dom0s_only() -> None:
     assert {r.status for r in kvm.results if r.rule == "xen.mtu-chain"} == {"not_applicable"}
     dom0 = _host(CAPTURES / "ovm-dom0-untuned")
     assert "fail" in {r.status for r in dom0.results if r.rule == "xen.mtu-chain"}
+    # a dom0's brctl show pasted without xm or xl: its vifD.N ports say Xen (judged; unknown for want of MTUs)
+    [pasted] = review(Path(__file__).parent / "real" / "brctl-show" / "deimosfr-xen3-xenbr0-peth0-vifs.txt").hosts
+    assert {r.status for r in pasted.results if r.rule == "xen.mtu-chain"} == {"unknown"}
