@@ -9,6 +9,12 @@ import re
 import shutil
 from pathlib import Path
 
+import pytest
+from pydantic import ValidationError
+
+from advisor.engine import packs
+from advisor.engine.model import Rule
+from advisor.results.model import Severity
 from conftest import CAPTURES, POLICIES, review, run_cli
 
 TUNED = CAPTURES / "t5-primary-tuned"
@@ -225,6 +231,20 @@ def test_vf_mtu_is_information_with_a_valid_commented_fix() -> None:
     assert finding.severity.value == "info" and finding.confidence == "unconfirmed"
     [step] = [s for p in host.plan.phases for s in p.steps if "mtu=1500 net1" in s.command]
     assert step.command == "dladm set-linkprop -p mtu=1500 net1" and not step.run and "82599" in (step.note or "")
+
+
+def test_a_rule_resting_on_an_unconfirmed_fact_reports_information_only() -> None:
+    """A rule built on an unconfirmed fact (confidence: unconfirmed) reports info
+    or unknown, never a hard fail: every such rule of the packs is info, and one
+    with a higher check is refused as its pack loads."""
+    rules = packs.load()
+    unconfirmed = [r for r in rules if r.confidence == "unconfirmed"]
+    assert unconfirmed and all(r.check_severities() == {Severity.info} for r in unconfirmed)
+    data = next(r for r in rules if r.id == "ldoms.extended-mapin-space").model_dump(
+        exclude_unset=True, exclude={"source": {"study"}})
+    data["confidence"] = "unconfirmed"
+    with pytest.raises(ValidationError, match="severity high: a rule resting on an unconfirmed fact"):
+        Rule.model_validate(data)
 
 
 def test_wan_window_never_lowers_and_restarts_sshd(tmp_path: Path) -> None:

@@ -307,9 +307,16 @@ class Rule(BaseModel):
         return [{"value": value}] if isinstance(value, str) else value
 
     @model_validator(mode="after")
-    def _unconfirmed_never_rises(self) -> "Rule":
-        if self.confidence == "unconfirmed" and self.load is not None and self.load.rises is not None:
+    def _unconfirmed_reports_info(self) -> "Rule":
+        """A rule built on an unconfirmed fact (domain-facts) reports info or unknown, never a hard fail."""
+        if self.confidence != "unconfirmed":
+            return self
+        if self.load is not None and self.load.rises is not None:
             raise ValueError("load.rises: a rule resting on an unconfirmed fact may not rise with the measured load")
+        above = sorted(s.value for s in (self.check_severities() or {self.severity}) if s != Severity.info)
+        if above:
+            raise ValueError(f"severity {above[0]}: a rule resting on an unconfirmed fact (confidence: unconfirmed) "
+                             f"reports info, never a hard fail")
         return self
 
     @model_validator(mode="after")
