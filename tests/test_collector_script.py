@@ -33,18 +33,23 @@ def _stub_host(tmp_path: Path, bundle: Path, *flags: str) -> dict[str, str]:
             "TMPDIR": str(tmp_path), "HOME": str(tmp_path)}
 
 
-@pytest.mark.parametrize("shell", SHELLS)
-def test_script_bundle_reviews_like_the_fixture(shell: str, tmp_path: Path) -> None:
+def _in_shell(shell: str, tmp_path: Path, text: str, env: dict[str, str]) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """The collector script run by this shell (busybox runs it as `busybox sh`): its run and its one bundle."""
     path = tmp_path / "collect.sh"
-    res = run_cli("collector-script", "--platform", "solaris")
-    assert res.returncode == 0
-    path.write_text(res.stdout)
-    env = _stub_host(tmp_path, CAPTURES / "s11-guest-untuned")
+    path.write_text(text)
     (tmp_path / "out").mkdir()
     argv = [shell, "sh", str(path)] if shell == "busybox" else [shell, str(path)]
     run = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     [tarball] = (tmp_path / "out").glob("*.tar.gz")
+    return run, tarball
+
+
+@pytest.mark.parametrize("shell", SHELLS)
+def test_script_bundle_reviews_like_the_fixture(shell: str, tmp_path: Path) -> None:
+    res = run_cli("collector-script", "--platform", "solaris")
+    assert res.returncode == 0
+    run, tarball = _in_shell(shell, tmp_path, res.stdout, _stub_host(tmp_path, CAPTURES / "s11-guest-untuned"))
     assert run.stdout.strip() == str(tarball) and tarball.name.startswith("ldg1-")
     assert not list(tmp_path.glob("advisor.*"))  # scratch folder removed
     with tarfile.open(tarball) as tar:
@@ -184,13 +189,7 @@ def test_with_a_sample_the_script_reads_the_counters_again_and_the_bundle_gives_
     """ADVISOR_SAMPLE=1: kstat -p again a second after its first run, kept as kstat-p~2.txt."""
     sampled = CAPTURES.parent / "sampled/t5-primary-30s"
     env = {**_stub_host(tmp_path, sampled), "ADVISOR_SAMPLE": "1"}
-    path = tmp_path / "collect.sh"
-    path.write_text(script.render("solaris"))
-    (tmp_path / "out").mkdir()
-    argv = [shell, "sh", str(path)] if shell == "busybox" else [shell, str(path)]
-    run = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stderr
-    [tarball] = (tmp_path / "out").glob("*.tar.gz")
+    run, tarball = _in_shell(shell, tmp_path, script.render("solaris"), env)
     with tarfile.open(tarball) as tar:
         top = tar.getnames()[0].split("/")[0]
         manifest = __import__("yaml").safe_load(tar.extractfile(f"{top}/manifest.yaml"))
@@ -278,16 +277,10 @@ def test_the_kvm_loop_reads_one_guest_name_a_line(shell: str, tmp_path: Path) ->
     virsh = tmp_path / "stub" / "bin" / "virsh"
     virsh.write_text(_VIRSH)
     virsh.chmod(0o755)
-    path = tmp_path / "collect.sh"
-    path.write_text(script.render("linux"))
-    (tmp_path / "out").mkdir()
-    argv = [shell, "sh", str(path)] if shell == "busybox" else [shell, str(path)]
-    run = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stderr
+    _, tarball = _in_shell(shell, tmp_path, script.render("linux"), env)
     calls = (tmp_path / "stub" / "virsh.log").read_text().splitlines()
     assert "2 vcpupin my guest" in calls and "2 domiflist my guest" in calls  # one argument: the whole name
     assert not [c for c in calls if c.split()[-1] in ("my", "guest") and not c.endswith("my guest")]
-    [tarball] = (tmp_path / "out").glob("*.tar.gz")
     with tarfile.open(tarball) as tar:
         top = tar.getnames()[0].split("/")[0]
         names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
