@@ -15,8 +15,8 @@ from advisor.platforms.solaris import facts as solaris_facts
 from advisor.facts.models import Domain, Link, VNet, VSwitch
 from advisor.platforms.ldoms.records import LdomsFacts
 from advisor.parsers.text import driver_of
-from advisor.plans.located import LocatedPlan
-from advisor.plans.schema import PlanDomain, PlanLink, PlanVnet, PlanVsw
+from advisor.platforms.ldoms.plans.located import LocatedPlan
+from advisor.platforms.ldoms.plans.schema import PlanDomain, PlanLink, PlanVnet, PlanVsw
 from advisor.versions import version_ge
 
 
