@@ -136,27 +136,12 @@ class Filtered(Record):
 class HostFacts(Fact):
     host: str
     kind: Literal["capture", "plan"] = "capture"  # a plan has no run-time data (kstat, effective values)
-    platform: str = "unknown"  # "solaris" or "unknown" for now
+    platform: str = "unknown"  # its family (a pack's Family.name), or "unknown"
     os_name: str | None = None
-    solaris_major: int | None = None
-    solaris_minor: int | None = None
-    solaris_update: str | None = None
-    solaris_update_yymm: int | None = None  # Solaris 10 update as a number: 1/13 is 1301, 8/11 is 1108
-    sru: int | None = None
     arch: str | None = None  # "sparc" or "x86"
     roles: list[str] | None = None  # virtinfo roles of the captured domain
     nodename: str | None = None  # uname -a's node name: which machine this is, whatever the bundle is called
     cpu_model: str | None = None
-    threads_per_core: int | None = None
-    vcpus: int | None = None
-    patches: dict[str, int] | None = None
-    system: dict[str, int | str] | None = None
-    tcp: dict[str, TcpProp] | None = None
-    tcp_recv_buf: int | None = None
-    tcp_drift: list[TcpDrift] | None = None
-    tcp_lso: TcpLso | None = None
-    driver_conf: dict[str, dict[str, str]] = {}
-    links: list[Link] | None = None
     inputs: list[str] = []  # command ids whose output was read
     rates: "Rates | None" = None  # two samples of its counters: rates (facts/traffic.py); None with one sample
     filtered: dict[str, Filtered] = {}  # command id -> how its output was filtered

@@ -91,8 +91,8 @@ undo("add-cores")(_cores_before)
 
 
 def _give_cores(facts: HostFacts, dom: Domain, cores: int) -> None:
-    tpc = threads_per_core_for_model(facts.cpu_model) or facts.threads_per_core
     host = ldoms(facts)
+    tpc = threads_per_core_for_model(host.cpu_model) or host.threads_per_core
     if host.free_cores is not None:
         host.free_cores -= cores - (dom.whole_cores or 0)
     dom.whole_cores, dom.cores, dom.whole_core_constraint = cores, float(cores), True

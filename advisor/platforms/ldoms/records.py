@@ -4,6 +4,7 @@ machine's domains, switches, vnets and LDC channels, and what it has free."""
 from typing import cast
 
 from advisor.facts.models import Domain, Fact, HostFacts, LdcChannel, VNet, VSwitch
+from advisor.platforms.solaris.records import SolarisFacts
 
 
 class LdomsHost(Fact):
@@ -24,8 +25,9 @@ class LdomsHost(Fact):
     ldcs: list[LdcChannel] | None = None
 
 
-class LdomsFacts(HostFacts, LdomsHost):
-    """A host's facts as this pack's code reads them: the host's record mixes these fields in."""
+class LdomsFacts(SolarisFacts, LdomsHost):
+    """A host's facts as this pack's code reads them: the host's record mixes these fields in,
+    beside the Solaris pack's (an LDoms host is a Solaris host)."""
 
 
 def ldoms(facts: HostFacts) -> LdomsFacts:
