@@ -15,7 +15,8 @@ from advisor import changes
 from advisor.changes import Change
 from advisor.changeplan import build as changeplan
 from advisor.changeplan import simulate
-from advisor.facts.models import Domain, HostFacts, VNet, VSwitch, host_record
+from advisor.facts.models import HostFacts, host_record
+from advisor.platforms.ldoms.records import Domain, VNet, VSwitch
 from advisor.results.model import ChangePlan, PlanPhase, PlanStep
 
 CAPTURES = ROOT / "fixtures" / "captures"

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from advisor.changes import Change, Rendered, Undo, effect, number, operation, undo, was
 from advisor.platforms.ldoms.facts import threads_per_core_for_model
-from advisor.platforms.ldoms.records import ldoms
-from advisor.facts.models import Domain, HostFacts, VNet, VNetRef, VSwitch
+from advisor.platforms.ldoms.records import Domain, VNet, VNetRef, VSwitch, ldoms
+from advisor.facts.models import HostFacts
 from advisor.shell import shell_word
 from advisor.versions import version_ge
 

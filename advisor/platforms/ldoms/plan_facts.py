@@ -12,8 +12,8 @@ from typing import Any
 
 from advisor.platforms.ldoms import facts as ldoms
 from advisor.platforms.solaris import facts as solaris_facts
-from advisor.facts.models import Domain, Link, VNet, VSwitch
-from advisor.platforms.ldoms.records import LdomsFacts
+from advisor.platforms.ldoms.records import Domain, LdomsFacts, VNet, VSwitch
+from advisor.platforms.solaris.records import Link
 from advisor.parsers.text import driver_of
 from advisor.platforms.ldoms.plans.located import LocatedPlan
 from advisor.platforms.ldoms.plans.schema import PlanDomain, PlanLink, PlanVnet, PlanVsw

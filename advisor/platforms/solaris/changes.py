@@ -8,9 +8,9 @@ import re
 import shlex
 
 from advisor.changes import Change, Rendered, Undo, effect, operation, undo, was
-from advisor.facts.models import HostFacts, TcpProp, domain_name
+from advisor.facts.models import HostFacts, domain_name
 from advisor.platforms.solaris.parsers import driver_conf, etc_system
-from advisor.platforms.solaris.records import solaris
+from advisor.platforms.solaris.records import TcpProp, solaris
 from advisor.shell import shell_word
 
 _REGEX = re.compile(r"([.\[\]*^$\\])")

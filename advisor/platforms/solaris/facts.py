@@ -6,13 +6,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from advisor.facts.models import HostFacts, Link, TcpDrift, TcpProp
+from advisor.facts.models import HostFacts
 from advisor.parsers.text import driver_of, parse_int
 from advisor.platforms.solaris import kstat_facts, kstat_rates
 from advisor.platform_spec import SECOND
 from advisor.platforms.solaris.parsers import kstat_wanted
 from advisor.platforms.solaris.parsers.dladm import LinkProp, PhysLink
-from advisor.platforms.solaris.records import SolarisFacts, solaris
+from advisor.platforms.solaris.records import Link, SolarisFacts, TcpDrift, TcpProp, solaris
 
 # ipadm (Solaris 11) and ndd (Solaris 10) names of the TCP receive buffer.
 _RECV_BUF = ("recv_buf", "recv-buf", "tcp_recv_hiwat")

@@ -3,7 +3,44 @@ TCP properties and LSO counters, /etc/system and its driver files."""
 
 from typing import cast
 
-from advisor.facts.models import Fact, HostFacts, Link, TcpDrift, TcpLso, TcpProp
+from advisor.facts.models import Fact, HostFacts, Record
+
+
+class Link(Fact):
+    name: str
+    domain: str | None = None  # set in plans, which state the links of several domains
+    device: str | None = None
+    driver: str | None = None
+    media: str | None = None
+    state: str | None = None
+    speed_mbps: int | None = None
+    mtu: int | None = None
+    mtu_max: int | None = None
+    rxfanout_effective: int | None = None
+    cpus_effective: str | None = None
+    is_vnet: bool = False
+    is_vf: bool = False
+    is_physical: bool = False  # a NIC port: not a vnet, vsw, VF, VNIC or aggregation
+
+
+class TcpLso(Fact):
+    enabled: int | None = None
+    disabled: int | None = None
+    times: int | None = None
+    pkt_out: int | None = None
+    out_data_segs: int | None = None
+
+
+class TcpProp(Record):
+    current: str | None = None
+    persistent: str | None = None
+    default: str | None = None
+
+
+class TcpDrift(Record):
+    name: str
+    current: str | None
+    persistent: str
 
 
 class SolarisHost(Fact):
