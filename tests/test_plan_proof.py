@@ -43,6 +43,21 @@ def test_cores_are_set_as_the_hosts_ldm_version_allows(version: str, domain: Dom
     assert done.command == command and (done.held is not None) is held
 
 
+def test_a_links_mtu_reaches_the_switches_on_it_through_the_ldoms_pack() -> None:
+    """solaris' set-link-prop sets the link's MTU; the ldoms pack says (changes.follows) what
+    that does to the virtual switches on that link in the link's domain, and to no others."""
+    from advisor.platforms.solaris.records import Link
+
+    facts = _facts(ldom_name="primary", links=[Link(name="net0", mtu=1500)], vswitches=[
+        VSwitch(name="primary-vsw0", domain="primary", net_dev="net0", net_dev_mtu=1500),
+        VSwitch(name="primary-vsw1", domain="primary", net_dev="net1", net_dev_mtu=1500),
+        VSwitch(name="io-vsw0", domain="io", net_dev="net0", net_dev_mtu=1500)])
+    assert changes.apply(Change(op="set-link-prop", target="net0", prop="mtu", value="9000"), facts) is None
+    assert facts.links[0].mtu == 9000 and [v.net_dev_mtu for v in facts.vswitches] == [9000, 1500, 1500]
+    assert changes.apply(Change(op="set-link-prop", target="net9", prop="mtu", value="9000"), facts) is not None
+    assert [v.net_dev_mtu for v in facts.vswitches] == [9000, 1500, 1500]
+
+
 def test_each_platform_renders_its_own_commands_by_version() -> None:
     tcp = Change(op="set-tcp-prop", target="recv_buf", value="1048576")
     assert changes.render(tcp, _facts(solaris_major=11)).command == "ipadm set-prop -p recv_buf=1048576 tcp"

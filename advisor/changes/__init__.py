@@ -114,6 +114,20 @@ def effect(name: str) -> Callable[[Callable[[Change, HostFacts], str | None]], C
     return register
 
 
+Follower = Callable[[Change, HostFacts], None]
+FOLLOWERS: dict[str, list[Follower]] = {}  # by operation: what it also does to the facts of the packs built on its own
+
+
+def follows(name: str) -> Callable[[Follower], Follower]:
+    """Declares what a change of another pack's operation also does to this pack's
+    facts, once its own effect is applied: a pack built on another says it, so that
+    the other need not know it (what a link's MTU does to the switches on that link)."""
+    def register(also: Follower) -> Follower:
+        FOLLOWERS.setdefault(name, []).append(also)
+        return also
+    return register
+
+
 def undo(name: str) -> Callable[[Callable[[Change, HostFacts], Undo]], Callable[[Change, HostFacts], Undo]]:
     """Declares how a change of this operation is undone, from the facts before it."""
     def register(how: Callable[[Change, HostFacts], Undo]) -> Callable[[Change, HostFacts], Undo]:
@@ -166,8 +180,13 @@ def undo_of(change: Change, facts: HostFacts) -> tuple[str | None, Change | None
 
 
 def apply(change: Change, facts: HostFacts) -> str | None:
-    """Applies a change to facts in place; None, or why it could not be modelled."""
-    return get(change.op).apply(change, facts)
+    """Applies a change to facts in place, with what the packs built on its own say it
+    also does (`follows`); None, or why it could not be modelled."""
+    why = get(change.op).apply(change, facts)
+    if why is None:
+        for also in FOLLOWERS.get(change.op, ()):
+            also(change, facts)
+    return why
 
 
 _loaded = False

@@ -10,10 +10,10 @@ which the plan writes once at its end.
 
 from __future__ import annotations
 
-from advisor.changes import Change, Rendered, Undo, effect, number, operation, undo, was
+from advisor.changes import Change, Rendered, Undo, effect, follows, number, operation, undo, was
 from advisor.platforms.ldoms.facts import threads_per_core_for_model
 from advisor.platforms.ldoms.records import Domain, VNet, VNetRef, VSwitch, ldoms
-from advisor.facts.models import HostFacts
+from advisor.facts.models import HostFacts, domain_name
 from advisor.shell import shell_word
 from advisor.versions import version_ge
 
@@ -189,6 +189,18 @@ def _set_vsw_mtu_effect(change: Change, facts: HostFacts) -> str | None:
     vsw.mtu = int(mtu)
     _mismatches(facts, vsw)
     return None
+
+
+@follows("set-link-prop")
+def _link_mtu_under_switches(change: Change, facts: HostFacts) -> None:
+    """A link's new MTU (solaris' set-link-prop) is the net-dev MTU of the switches on
+    that link in the link's domain."""
+    if change.prop != "mtu" or not change.value.isdigit():
+        return
+    mine = change.domain or domain_name(facts)
+    for vsw in ldoms(facts).vswitches or []:
+        if vsw.net_dev == change.target and vsw.domain == mine:
+            vsw.net_dev_mtu = int(change.value)
 
 
 def _vnet(facts: HostFacts, change: Change) -> VNet | None:

@@ -98,10 +98,6 @@ def _set_link_prop_effect(change: Change, facts: HostFacts) -> str | None:
         return f"no model of {change.prop} on link {change.target}"
     for lk in links:
         lk.mtu = int(change.value)
-    mine = change.domain or domain_name(facts)
-    for vsw in getattr(facts, "vswitches", None) or []:  # LDoms' virtual switches on this link
-        if vsw.net_dev == change.target and vsw.domain == mine:
-            vsw.net_dev_mtu = int(change.value)
     return None
 
 
