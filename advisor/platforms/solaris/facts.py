@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from advisor.facts.models import HostFacts
-from advisor.parsers.text import driver_of, parse_int
+from advisor.parsers.text import parse_int
 from advisor.platforms.solaris import kstat_facts, kstat_rates
 from advisor.platform_spec import SECOND
 from advisor.platforms.solaris.parsers import kstat_wanted
@@ -18,6 +18,13 @@ from advisor.platforms.solaris.records import Link, SolarisFacts, TcpDrift, TcpP
 _RECV_BUF = ("recv_buf", "recv-buf", "tcp_recv_hiwat")
 _RXFANOUT = ("rxfanout-effective", "rxfanout", "rx-fanout")
 _VIRTUAL_DRIVERS = {"vnet", "vsw", "vnic", "aggr", "etherstub", "iptun", "simnet"}
+_INSTANCE = re.compile(r"^([a-z][a-z0-9_]*?)\d+$")
+
+
+def driver_of(device: str | None) -> str | None:
+    """`ixgbe0` -> `ixgbe`: the driver of a Solaris device instance name."""
+    m = _INSTANCE.match(device or "")
+    return m.group(1) if m else None
 
 
 def _ev(files: dict[str, str], cid: str, line: int) -> str:
