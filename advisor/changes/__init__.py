@@ -85,6 +85,7 @@ class Operation:
     restarts: Judge = never  # takes effect only at a restart of what it changes (a reconfiguration, a reboot)
     interrupts: Callable[[Change, HostFacts], str | None] = _nothing  # what it cuts though it takes effect at once
     undo: Callable[[Change, HostFacts], Undo] = _no_undo
+    sizes_said: str | None = None  # the resource it sizes as `rules show` says it ("whole cores"); else `sizes`
 
 
 OPERATIONS: dict[str, Operation] = {}
@@ -93,7 +94,7 @@ OPERATIONS: dict[str, Operation] = {}
 def operation(name: str, runs_in: RunsIn, *, sizes: str | None = None, grows: str | None = None,
               stops: Callable[[Change, HostFacts], list[str]] | None = None,
               edits: Callable[[Change], str] | None = None, restarts: bool | Judge = False,
-              interrupts: Callable[[Change, HostFacts], str | None] = _nothing
+              interrupts: Callable[[Change, HostFacts], str | None] = _nothing, sizes_said: str | None = None
               ) -> Callable[[Callable[[Change, HostFacts], Rendered]], Callable[[Change, HostFacts], Rendered]]:
     """Declares an operation by its renderer; its effect on facts is given
     with `effect`, its undo with `undo`."""
@@ -101,7 +102,7 @@ def operation(name: str, runs_in: RunsIn, *, sizes: str | None = None, grows: st
 
     def register(render: Callable[[Change, HostFacts], Rendered]) -> Callable[[Change, HostFacts], Rendered]:
         OPERATIONS[name] = Operation(name, runs_in, render, _not_modelled, sizes, grows, stops, edits, judge,
-                                     interrupts)
+                                     interrupts, sizes_said=sizes_said)
         return render
     return register
 

@@ -76,7 +76,7 @@ def _cores(change: Change, facts: HostFacts, verb: str) -> Rendered:
     return Rendered(command)
 
 
-@operation("set-cores", "ldm", sizes="cores", grows="free_cores", restarts=_of_control)
+@operation("set-cores", "ldm", sizes="cores", sizes_said="whole cores", grows="free_cores", restarts=_of_control)
 def _set_cores(change: Change, facts: HostFacts) -> Rendered:
     return _cores(change, facts, "set")
 
@@ -120,7 +120,7 @@ def _add_cores_effect(change: Change, facts: HostFacts) -> str | None:
     return None
 
 
-@operation("set-memory", "ldm", sizes="memory-gb", grows="free_memory_gb", restarts=_of_control)
+@operation("set-memory", "ldm", sizes="memory-gb", sizes_said="memory", grows="free_memory_gb", restarts=_of_control)
 def _set_memory(change: Change, facts: HostFacts) -> Rendered:
     gb = number(change.value)
     return Rendered(f"ldm set-memory {f'{gb:g}G' if gb is not None else shell_word(change.value)} "
@@ -167,7 +167,7 @@ def _switch_guests(change: Change, facts: HostFacts) -> list[str]:
                    and v.vsw_domain == vsw.domain and v.domain != vsw.domain})
 
 
-@operation("set-vsw-mtu", "ldm", sizes="vsw-mtu", stops=_switch_guests, restarts=True)
+@operation("set-vsw-mtu", "ldm", sizes="vsw-mtu", sizes_said="MTU", stops=_switch_guests, restarts=True)
 def _set_vsw_mtu(change: Change, facts: HostFacts) -> Rendered:
     return Rendered(f"ldm set-vsw mtu={shell_word(change.value)} {shell_word(change.target)}")
 
