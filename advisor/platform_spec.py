@@ -123,6 +123,8 @@ class Pack:
     reads: tuple[tuple[str, str], ...] = ()  # fact path prefix -> the output that gives it; the first match wins
     plan_keys: tuple[tuple[str, str], ...] = ()  # fact path prefix -> the plan key that gives it
     lines: tuple[tuple[str, str], ...] = ()  # tool -> "module:function" naming the output a typed command line prints
+    # command lines of its tools whose output advisor does not read, known pasted without a prompt: each ends the output before it
+    other_lines: tuple[Pattern, ...] = ()
     facts: str | None = None  # "module:function" adding the pack's facts to a host of its family
     record: str | None = None  # "module:Class", a Fact whose fields a host's facts gain (host.<field> in rules)
     subjects: tuple[Subject, ...] = ()  # what its rules may judge one by one
