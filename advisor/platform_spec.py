@@ -63,6 +63,7 @@ class Output:
     proves_family: bool = False  # its presence says which family the host is, whatever else it holds
     plan: bool = False  # a planned configuration, not a running host's output
     joinable: bool = False  # pasted parts of it (lines, or domains) may be joined into one output
+    part_ends_blank: bool = False  # a pasted part of it is kept with a blank line after it (ldm list -l: sections)
     form_of: str | None = None  # another form of this output: a file named for one may hold the other
     explorer: tuple[str, ...] = ()  # its paths in an Oracle Explorer archive
     sosreport: tuple[str, ...] = ()  # its paths in a sosreport
@@ -122,6 +123,8 @@ class Pack:
     reads: tuple[tuple[str, str], ...] = ()  # fact path prefix -> the output that gives it; the first match wins
     plan_keys: tuple[tuple[str, str], ...] = ()  # fact path prefix -> the plan key that gives it
     lines: tuple[tuple[str, str], ...] = ()  # tool -> "module:function" naming the output a typed command line prints
+    # command lines of its tools whose output advisor does not read, known pasted without a prompt: each ends the output before it
+    other_lines: tuple[Pattern, ...] = ()
     facts: str | None = None  # "module:function" adding the pack's facts to a host of its family
     record: str | None = None  # "module:Class", a Fact whose fields a host's facts gain (host.<field> in rules)
     subjects: tuple[Subject, ...] = ()  # what its rules may judge one by one
@@ -131,6 +134,7 @@ class Pack:
     # a report's `detected` field, the host fact that gives it, and how the terminal shows it ({} is the value)
     detected: tuple[tuple[str, str, str], ...] = ()
     domain_name: str | None = None  # the host fact naming the domain the captured host is, as its manager names it
+    kind: str | None = None  # a host of its family is reported as this kind, not as its family, when a role of it begins so
     counters: str | None = None  # "module:function", the counters `advisor diff` compares, by (subject, counter)
     restarts: str | None = None  # "module:object", its restart strategy: how a change plan stops, restarts and saves
     script: str | None = None  # "module:object", what its remediation scripts guard against (half-done restarts)

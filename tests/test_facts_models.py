@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.facts.models import Domain, HostFacts, LdcChannel, VNetRef, VSwitch, host_record
+from advisor.facts.models import HostFacts, host_record
+from advisor.platforms.ldoms.records import Domain, LdcChannel, VNetRef, VSwitch
 
 
 def test_an_int_given_for_a_float_field_is_a_float_for_cel() -> None:

@@ -13,7 +13,7 @@ from conftest import ROOT
 LAYERS = [
     {"__init__", "errors", "shell", "versions", "scratch", "datafile", "platform_spec", "platform_registry",
      "platforms"},  # what the packs declare and the registry that reads it; platforms: the packs' declarations
-    {"collect", "plans"},  # reading what was captured; a planned configuration is one such input
+    {"collect"},  # reading what was captured
     {"parsers"},
     {"facts"},
     {"changes"},  # typed changes and what each does to the facts
@@ -29,12 +29,13 @@ LAYER = {name: n for n, names in enumerate(LAYERS) for name in names}
 
 def _in_pack(parts: list[str]) -> str:
     """The layer-unit of a module of a platform pack, by the parts after `platforms.<pack>`:
-    its declaration (pack) sits with the registry, its parsers, change operations, restart
-    strategy (plan, simulate) and script guards in their layers, and the rest (its facts
-    builders) in the facts layer."""
+    its declaration (pack) sits with the registry, its readers of planned configurations
+    (plans/: one more input, as what was captured) with collect, its parsers, change
+    operations, restart strategy (plan, simulate) and script guards in their layers, and
+    the rest (its facts builders) in the facts layer."""
     if not parts or parts[0] in ("pack", "__init__"):
         return "platforms"
-    return {"parsers": "parsers", "changes": "changes", "lines": "collect", "plan": "changeplan",
+    return {"parsers": "parsers", "changes": "changes", "lines": "collect", "plans": "collect", "plan": "changeplan",
             "simulate": "changeplan", "script": "report"}.get(parts[0], "facts")
 
 

@@ -15,7 +15,8 @@ from advisor import changes
 from advisor.changes import Change
 from advisor.changeplan import build as changeplan
 from advisor.changeplan import simulate
-from advisor.facts.models import Domain, HostFacts, VNet, VSwitch, host_record
+from advisor.facts.models import HostFacts, host_record
+from advisor.platforms.ldoms.records import Domain, VNet, VSwitch
 from advisor.results.model import ChangePlan, PlanPhase, PlanStep
 
 CAPTURES = ROOT / "fixtures" / "captures"
@@ -40,6 +41,21 @@ def test_cores_are_set_as_the_hosts_ldm_version_allows(version: str, domain: Dom
     done = changes.render(Change(op="set-cores", target=domain.name, value="4"),
                           _facts(ldm_version=version, domains=[domain]))
     assert done.command == command and (done.held is not None) is held
+
+
+def test_a_links_mtu_reaches_the_switches_on_it_through_the_ldoms_pack() -> None:
+    """solaris' set-link-prop sets the link's MTU; the ldoms pack says (changes.follows) what
+    that does to the virtual switches on that link in the link's domain, and to no others."""
+    from advisor.platforms.solaris.records import Link
+
+    facts = _facts(ldom_name="primary", links=[Link(name="net0", mtu=1500)], vswitches=[
+        VSwitch(name="primary-vsw0", domain="primary", net_dev="net0", net_dev_mtu=1500),
+        VSwitch(name="primary-vsw1", domain="primary", net_dev="net1", net_dev_mtu=1500),
+        VSwitch(name="io-vsw0", domain="io", net_dev="net0", net_dev_mtu=1500)])
+    assert changes.apply(Change(op="set-link-prop", target="net0", prop="mtu", value="9000"), facts) is None
+    assert facts.links[0].mtu == 9000 and [v.net_dev_mtu for v in facts.vswitches] == [9000, 1500, 1500]
+    assert changes.apply(Change(op="set-link-prop", target="net9", prop="mtu", value="9000"), facts) is not None
+    assert [v.net_dev_mtu for v in facts.vswitches] == [9000, 1500, 1500]
 
 
 def test_each_platform_renders_its_own_commands_by_version() -> None:

@@ -131,3 +131,18 @@ def test_what_a_rule_may_judge_one_by_one_is_declared_by_the_packs(cli, tmp_path
     (tmp_path / "mine.yaml").write_text(first)
     res = cli("review", str(CAPTURES / "linux-gw-untuned"), "--rules", str(tmp_path))
     assert res.returncode == 2 and "'nic' is not a subject a rule may judge (host, " in res.stderr
+
+
+def test_a_solaris_hosts_facts_are_the_solaris_packs_own_record() -> None:
+    """The Solaris fields (release, SRU, links, TCP, /etc/system, driver files) are the solaris
+    pack's record, not the core's: a Linux host's record has none of them, and the LDoms pack's
+    code reads them beside its own (an LDoms host is a Solaris host)."""
+    from advisor.facts.models import HostFacts, host_record
+    from advisor.platforms.ldoms.records import LdomsFacts
+    from advisor.platforms.solaris.records import SolarisHost
+
+    solaris_only = set(SolarisHost.fields()) - {"evidence"}
+    assert {"solaris_major", "sru", "links", "tcp", "system", "driver_conf"} <= solaris_only
+    assert not solaris_only & set(HostFacts.fields())
+    assert not solaris_only & set(host_record("linux").fields()) and not solaris_only & set(host_record("hpux").fields())
+    assert solaris_only <= set(host_record("solaris").fields()) and solaris_only <= set(LdomsFacts.fields())

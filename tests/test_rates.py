@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from advisor.facts.rates import TICKS, Sample, Width, counter_delta, cpu_busy, rates, share_of
+from advisor.facts.rates import Sample, Width, counter_delta, cpu_busy, rates, share_of
+from advisor.platforms.solaris.kstat_rates import NSEC, TICKS
 
 TWO32 = 1 << 32
 TWO64 = 1 << 64
@@ -80,7 +81,7 @@ def test_cpu_busy_from_nanosecond_counters() -> None:
     first = Sample(0.0, {"cpu_nsec_idle": 10**12, "cpu_nsec_kernel": 10**11, "cpu_nsec_user": 10**11})
     second = Sample(30.0, {"cpu_nsec_idle": 10**12 + 20 * 10**9, "cpu_nsec_kernel": 10**11 + 6 * 10**9,
                            "cpu_nsec_user": 10**11 + 4 * 10**9})
-    assert cpu_busy(first, second).value == pytest.approx(1 / 3)
+    assert cpu_busy(first, second, *NSEC).value == pytest.approx(1 / 3)
 
 
 def test_cpu_busy_from_32_bit_cpu_stat_ticks_across_a_wrap() -> None:

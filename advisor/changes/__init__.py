@@ -85,6 +85,7 @@ class Operation:
     restarts: Judge = never  # takes effect only at a restart of what it changes (a reconfiguration, a reboot)
     interrupts: Callable[[Change, HostFacts], str | None] = _nothing  # what it cuts though it takes effect at once
     undo: Callable[[Change, HostFacts], Undo] = _no_undo
+    sizes_said: str | None = None  # the resource it sizes as `rules show` says it ("whole cores"); else `sizes`
 
 
 OPERATIONS: dict[str, Operation] = {}
@@ -93,7 +94,7 @@ OPERATIONS: dict[str, Operation] = {}
 def operation(name: str, runs_in: RunsIn, *, sizes: str | None = None, grows: str | None = None,
               stops: Callable[[Change, HostFacts], list[str]] | None = None,
               edits: Callable[[Change], str] | None = None, restarts: bool | Judge = False,
-              interrupts: Callable[[Change, HostFacts], str | None] = _nothing
+              interrupts: Callable[[Change, HostFacts], str | None] = _nothing, sizes_said: str | None = None
               ) -> Callable[[Callable[[Change, HostFacts], Rendered]], Callable[[Change, HostFacts], Rendered]]:
     """Declares an operation by its renderer; its effect on facts is given
     with `effect`, its undo with `undo`."""
@@ -101,7 +102,7 @@ def operation(name: str, runs_in: RunsIn, *, sizes: str | None = None, grows: st
 
     def register(render: Callable[[Change, HostFacts], Rendered]) -> Callable[[Change, HostFacts], Rendered]:
         OPERATIONS[name] = Operation(name, runs_in, render, _not_modelled, sizes, grows, stops, edits, judge,
-                                     interrupts)
+                                     interrupts, sizes_said=sizes_said)
         return render
     return register
 
@@ -111,6 +112,20 @@ def effect(name: str) -> Callable[[Callable[[Change, HostFacts], str | None]], C
         op = OPERATIONS[name]
         OPERATIONS[name] = dataclasses.replace(op, apply=apply)
         return apply
+    return register
+
+
+Follower = Callable[[Change, HostFacts], None]
+FOLLOWERS: dict[str, list[Follower]] = {}  # by operation: what it also does to the facts of the packs built on its own
+
+
+def follows(name: str) -> Callable[[Follower], Follower]:
+    """Declares what a change of another pack's operation also does to this pack's
+    facts, once its own effect is applied: a pack built on another says it, so that
+    the other need not know it (what a link's MTU does to the switches on that link)."""
+    def register(also: Follower) -> Follower:
+        FOLLOWERS.setdefault(name, []).append(also)
+        return also
     return register
 
 
@@ -166,8 +181,13 @@ def undo_of(change: Change, facts: HostFacts) -> tuple[str | None, Change | None
 
 
 def apply(change: Change, facts: HostFacts) -> str | None:
-    """Applies a change to facts in place; None, or why it could not be modelled."""
-    return get(change.op).apply(change, facts)
+    """Applies a change to facts in place, with what the packs built on its own say it
+    also does (`follows`); None, or why it could not be modelled."""
+    why = get(change.op).apply(change, facts)
+    if why is None:
+        for also in FOLLOWERS.get(change.op, ()):
+            also(change, facts)
+    return why
 
 
 _loaded = False

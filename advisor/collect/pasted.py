@@ -23,6 +23,12 @@ from advisor.collect.transcript import Segment, Transcript
 
 
 @cache
+def _ends_blank() -> frozenset[str]:
+    """Outputs of which a pasted part is kept with a blank line after it (a listing's section ends at one)."""
+    return frozenset(cid for cid, k in platforms.outputs().items() if k.output.part_ends_blank)
+
+
+@cache
 def _joinable() -> frozenset[str]:
     """Outputs of which pasted parts are joined into one (a list of lines, or of domains)."""
     return frozenset(cid for cid, k in platforms.outputs().items() if k.output.joinable)
@@ -109,7 +115,7 @@ def _add(capture: Capture, cid: str, group: list[Segment], shown: str, scratch: 
     for seg in group:
         if id(seg) not in kept:
             capture.skipped.append(f"lines {seg.span}: `{seg.command.line}` (another {cid} output was read)")
-    body = [pair for seg in chosen for pair in _body(seg) + ([(0, "")] if cid == "ldm-list-l" else [])]
+    body = [pair for seg in chosen for pair in _body(seg) + ([(0, "")] if cid in _ends_blank() else [])]
     if not any(text.strip() for _n, text in body):
         capture.skipped.append(f"lines {chosen[0].span}: `{chosen[0].command.line}` printed nothing")
         return

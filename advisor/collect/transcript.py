@@ -104,8 +104,12 @@ def _pack_tools() -> frozenset[str]:
     return frozenset({tool for p in platforms.packs() for tool, _ref in p.lines} - _VIEWERS | _PRIVILEGE)
 
 
-# Another ethtool query of one interface (`ethtool -T eth0`, `ethtool -m eth0`): it ends the output before it.
-_OTHER_ETHTOOL = re.compile(r"^ethtool(?:[ \t]+--?[A-Za-z][\w-]*)?[ \t]+[A-Za-z][\w.:@-]*$")
+@cache
+def _other_lines() -> tuple[re.Pattern[str], ...]:
+    """Command lines of the packs' tools whose output advisor does not read (Pack.other_lines)."""
+    from advisor import platform_registry as platforms
+
+    return tuple(pat.compiled for p in platforms.packs() for pat in p.other_lines)
 
 
 def _bare_command(text: str, previous: str) -> str | None:
@@ -113,7 +117,8 @@ def _bare_command(text: str, previous: str) -> str | None:
     line, or after another command line of the same tools."""
     after = not previous.strip() or _tool(previous) in _pack_tools()
     line = text.strip()
-    if after and text[:1].isalpha() and (identify_command(line) is not None or _OTHER_ETHTOOL.match(line)):
+    if after and text[:1].isalpha() and (identify_command(line) is not None
+                                         or any(pat.match(line) for pat in _other_lines())):
         return line
     return None
 

@@ -20,7 +20,6 @@ from advisor.results.model import Severity, without_comment
 SUBJECT_NAMES = {"host": "host", **{name: s.noun for name, s in platforms.subjects().items()}}
 KIND_SAID = {"change": "change", "check": "read-only check, never run by a script",
              "prerequisite": "prerequisite, listed first and never run by a script"}
-SIZES_SAID = {"cores": "whole cores", "memory-gb": "memory", "vsw-mtu": "MTU"}  # Operation.sizes, as said
 
 
 @dataclass(frozen=True)
@@ -124,7 +123,7 @@ def _heading(rule: Rule, r: Remedy) -> str:
         parts.append(_timing(r))
     op = changes.get(r.change.op) if r.change else None
     if op is not None and op.sizes and r.change is not None:
-        parts.append(f"sets the {SIZES_SAID.get(op.sizes, op.sizes)} of {placed(r.change.target, rule)}: one target, "
+        parts.append(f"sets the {op.sizes_said or op.sizes} of {placed(r.change.target, rule)}: one target, "
                      f"merged with other rules'")
     return "; ".join(parts)
 

@@ -15,116 +15,6 @@ from advisor.facts.traffic import Rates
 
 __all__ = ["Fact", "Record", "cloned", "Rates"]
 
-class Domain(Fact):
-    name: str
-    state: str | None = None
-    is_control: bool = False
-    is_service: bool = False
-    is_io: bool | None = False  # None: the output does not show its I/O (`ldm list` without -l)
-    is_guest: bool | None = False
-    is_local: bool = False  # the captured host is this domain
-    vcpus: int | None = None
-    cores: float | None = None
-    whole_cores: int | None = None
-    whole_core_constraint: bool | None = None
-    max_cores: str | None = None
-    memory_gb: float | None = None
-    extended_mapin_space: str | None = None
-    vsw_names: list[str] | None = []  # None: the output does not show them (`ldm list`, an excerpt)
-    vnet_names: list[str] | None = []
-    io_devices: list[str] | None = []
-    ten_gbe_ports: int | None = None  # 10 GbE data ports it serves (links behind its vsws, owned links up)
-    beyond_10gbe: list[str] = []  # its data ports faster than 10 GbE: outside what the study measured
-    ten_gbe_links: int | None = None  # distinct >= 10 GbE physical links its vnets reach through vsws
-    ten_gbe_links_at_least: int | None = None  # those of them known, where a switch's link speed is not
-    uses_10gbe: bool | None = None  # serves or uses 10 GbE (None: cannot tell)
-    ldc_estimate: int | None = None
-    ldc_limit: int | None = None
-    ldc_limit_basis: str | None = None
-
-
-class VNetRef(Record):
-    name: str
-    domain: str
-    mtu: int | None = None
-
-
-class VSwitch(Fact):
-    name: str
-    domain: str
-    in_control_domain: bool = False
-    net_dev: str | None = None
-    mtu: int | None = None
-    inter_vnet_link: str | None = None
-    relay_mode: str | None = None  # vsw-relay-mode (ldm 3.5): remote sends guest-to-guest traffic out on purpose
-    mode: str | None = None
-    vnet_count: int = 0
-    vnet_domains: list[str] = []  # domains with a vnet on it (they restart for an MTU change)
-    instance: int | None = None  # N of its device switch@N: the vsw kstat instance
-    mismatched_vnets: list[VNetRef] = []  # vnets whose MTU differs from the vsw's
-    net_dev_speed_mbps: int | None = None
-    net_dev_mtu: int | None = None
-    net_dev_mtu_max: int | None = None
-
-
-class VNet(Fact):
-    name: str
-    domain: str
-    vsw: str | None = None
-    vsw_domain: str | None = None
-    mtu: int | None = None
-    vsw_mtu: int | None = None
-    mode: str | None = None
-
-
-class Link(Fact):
-    name: str
-    domain: str | None = None  # set in plans, which state the links of several domains
-    device: str | None = None
-    driver: str | None = None
-    media: str | None = None
-    state: str | None = None
-    speed_mbps: int | None = None
-    mtu: int | None = None
-    mtu_max: int | None = None
-    rxfanout_effective: int | None = None
-    cpus_effective: str | None = None
-    is_vnet: bool = False
-    is_vf: bool = False
-    is_physical: bool = False  # a NIC port: not a vnet, vsw, VF, VNIC or aggregation
-
-
-class LdcChannel(Fact):
-    module: str  # vnet or vsw
-    instance: int
-    name: str
-    dring_mode: int | None = None
-    lso_enabled: int | None = None
-    lso_max_len: int | None = None
-    lso_opackets: int | None = None
-    counters: dict[str, int] = {}  # traffic and loss counters, for advisor diff
-    peer_domains: list[str] | None = None  # vsw channels: the domains with a vnet on that switch
-
-
-class TcpLso(Fact):
-    enabled: int | None = None
-    disabled: int | None = None
-    times: int | None = None
-    pkt_out: int | None = None
-    out_data_segs: int | None = None
-
-
-class TcpProp(Record):
-    current: str | None = None
-    persistent: str | None = None
-    default: str | None = None
-
-
-class TcpDrift(Record):
-    name: str
-    current: str | None
-    persistent: str
-
 
 class Filtered(Record):
     """An output piped through grep, head or tail: partial."""
@@ -136,27 +26,12 @@ class Filtered(Record):
 class HostFacts(Fact):
     host: str
     kind: Literal["capture", "plan"] = "capture"  # a plan has no run-time data (kstat, effective values)
-    platform: str = "unknown"  # "solaris" or "unknown" for now
+    platform: str = "unknown"  # its family (a pack's Family.name), or "unknown"
     os_name: str | None = None
-    solaris_major: int | None = None
-    solaris_minor: int | None = None
-    solaris_update: str | None = None
-    solaris_update_yymm: int | None = None  # Solaris 10 update as a number: 1/13 is 1301, 8/11 is 1108
-    sru: int | None = None
     arch: str | None = None  # "sparc" or "x86"
     roles: list[str] | None = None  # virtinfo roles of the captured domain
     nodename: str | None = None  # uname -a's node name: which machine this is, whatever the bundle is called
     cpu_model: str | None = None
-    threads_per_core: int | None = None
-    vcpus: int | None = None
-    patches: dict[str, int] | None = None
-    system: dict[str, int | str] | None = None
-    tcp: dict[str, TcpProp] | None = None
-    tcp_recv_buf: int | None = None
-    tcp_drift: list[TcpDrift] | None = None
-    tcp_lso: TcpLso | None = None
-    driver_conf: dict[str, dict[str, str]] = {}
-    links: list[Link] | None = None
     inputs: list[str] = []  # command ids whose output was read
     rates: "Rates | None" = None  # two samples of its counters: rates (facts/traffic.py); None with one sample
     filtered: dict[str, Filtered] = {}  # command id -> how its output was filtered

@@ -139,14 +139,9 @@ def share_of(part: Rate, whole: Rate) -> Share:
     return Share(part.delta / whole.delta)
 
 
-# kstat cpu:N:sys names; both kinds are 64-bit. cpu_stat:N:cpu_statN's idle/user/kernel are 32-bit ticks.
-NSEC = ("cpu_nsec_idle", ("cpu_nsec_kernel", "cpu_nsec_user"))
-TICKS = ("cpu_ticks_idle", ("cpu_ticks_kernel", "cpu_ticks_user", "cpu_ticks_wait"))
-
-
-def cpu_busy(before: Sample, after: Sample, idle: str = NSEC[0], others: Sequence[str] = NSEC[1],
-             width: Width = 64) -> Share:
-    """The CPU's busy share over the interval: 1 - d(idle) / d(idle + others)."""
+def cpu_busy(before: Sample, after: Sample, idle: str, others: Sequence[str], width: Width = 64) -> Share:
+    """The CPU's busy share over the interval: 1 - d(idle) / d(idle + others), by the
+    names its source gives those counters."""
     got = rates(before, after, {name: width for name in (idle, *others)}, names=[idle, *others])
     missing = next((r.reason for r in got.values() if r.delta is None), None)
     if missing is not None:

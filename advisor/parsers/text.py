@@ -33,13 +33,6 @@ def each_line(text: str) -> Iterator[Line]:
 
 
 _TOKEN = re.compile(r"\S+")
-_INSTANCE = re.compile(r"^([a-z][a-z0-9_]*?)\d+$")
-
-
-def driver_of(device: str | None) -> str | None:
-    """`ixgbe0` -> `ixgbe`: the driver of a Solaris device instance name."""
-    m = _INSTANCE.match(device or "")
-    return m.group(1) if m else None
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, SerializerFunctionWrapHandler, model_serializer
 
+from advisor import platform_registry as platforms
 from advisor.changes import Change, RunsIn
 from advisor.facts.models import HostFacts
 from advisor.results.rates import Rates
@@ -429,10 +430,11 @@ class HostReport(_Headline, BaseModel):
 
     @property
     def kind_of_host(self) -> str:
-        """The platform as reports name it: a Xen dom0 is not a plain Linux host."""
-        if self.platform == "linux" and any(r.startswith("xen dom0") for r in self.detected.domain_roles or []):
-            return "xen dom0"
-        return self.platform
+        """The platform as reports name it, or the kind a pack of it names by the host's
+        roles (Pack.kind: a Xen dom0 is not a plain Linux host)."""
+        roles = self.detected.domain_roles or []
+        return next((p.kind for p in platforms.packs_of(self.platform)
+                     if p.kind is not None and any(r.startswith(p.kind) for r in roles)), self.platform)
 
     @property
     def collected(self) -> str | None:

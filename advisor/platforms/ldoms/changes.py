@@ -10,10 +10,10 @@ which the plan writes once at its end.
 
 from __future__ import annotations
 
-from advisor.changes import Change, Rendered, Undo, effect, number, operation, undo, was
+from advisor.changes import Change, Rendered, Undo, effect, follows, number, operation, undo, was
 from advisor.platforms.ldoms.facts import threads_per_core_for_model
-from advisor.platforms.ldoms.records import ldoms
-from advisor.facts.models import Domain, HostFacts, VNet, VNetRef, VSwitch
+from advisor.platforms.ldoms.records import Domain, VNet, VNetRef, VSwitch, ldoms
+from advisor.facts.models import HostFacts, domain_name
 from advisor.shell import shell_word
 from advisor.versions import version_ge
 
@@ -76,7 +76,7 @@ def _cores(change: Change, facts: HostFacts, verb: str) -> Rendered:
     return Rendered(command)
 
 
-@operation("set-cores", "ldm", sizes="cores", grows="free_cores", restarts=_of_control)
+@operation("set-cores", "ldm", sizes="cores", sizes_said="whole cores", grows="free_cores", restarts=_of_control)
 def _set_cores(change: Change, facts: HostFacts) -> Rendered:
     return _cores(change, facts, "set")
 
@@ -91,8 +91,8 @@ undo("add-cores")(_cores_before)
 
 
 def _give_cores(facts: HostFacts, dom: Domain, cores: int) -> None:
-    tpc = threads_per_core_for_model(facts.cpu_model) or facts.threads_per_core
     host = ldoms(facts)
+    tpc = threads_per_core_for_model(host.cpu_model) or host.threads_per_core
     if host.free_cores is not None:
         host.free_cores -= cores - (dom.whole_cores or 0)
     dom.whole_cores, dom.cores, dom.whole_core_constraint = cores, float(cores), True
@@ -120,7 +120,7 @@ def _add_cores_effect(change: Change, facts: HostFacts) -> str | None:
     return None
 
 
-@operation("set-memory", "ldm", sizes="memory-gb", grows="free_memory_gb", restarts=_of_control)
+@operation("set-memory", "ldm", sizes="memory-gb", sizes_said="memory", grows="free_memory_gb", restarts=_of_control)
 def _set_memory(change: Change, facts: HostFacts) -> Rendered:
     gb = number(change.value)
     return Rendered(f"ldm set-memory {f'{gb:g}G' if gb is not None else shell_word(change.value)} "
@@ -167,7 +167,7 @@ def _switch_guests(change: Change, facts: HostFacts) -> list[str]:
                    and v.vsw_domain == vsw.domain and v.domain != vsw.domain})
 
 
-@operation("set-vsw-mtu", "ldm", sizes="vsw-mtu", stops=_switch_guests, restarts=True)
+@operation("set-vsw-mtu", "ldm", sizes="vsw-mtu", sizes_said="MTU", stops=_switch_guests, restarts=True)
 def _set_vsw_mtu(change: Change, facts: HostFacts) -> Rendered:
     return Rendered(f"ldm set-vsw mtu={shell_word(change.value)} {shell_word(change.target)}")
 
@@ -189,6 +189,18 @@ def _set_vsw_mtu_effect(change: Change, facts: HostFacts) -> str | None:
     vsw.mtu = int(mtu)
     _mismatches(facts, vsw)
     return None
+
+
+@follows("set-link-prop")
+def _link_mtu_under_switches(change: Change, facts: HostFacts) -> None:
+    """A link's new MTU (solaris' set-link-prop) is the net-dev MTU of the switches on
+    that link in the link's domain."""
+    if change.prop != "mtu" or not change.value.isdigit():
+        return
+    mine = change.domain or domain_name(facts)
+    for vsw in ldoms(facts).vswitches or []:
+        if vsw.net_dev == change.target and vsw.domain == mine:
+            vsw.net_dev_mtu = int(change.value)
 
 
 def _vnet(facts: HostFacts, change: Change) -> VNet | None:

@@ -6,12 +6,12 @@ import re
 
 from typing import Any
 
-from advisor.facts.models import Domain, Link, VNet, VNetRef, VSwitch
 from advisor.versions import version_ge
 from advisor.platforms.ldoms.parsers.ldm_records import LdmDomain, LdmListing, Record
-from advisor.platforms.ldoms.records import LdomsFacts
+from advisor.platforms.ldoms.records import Domain, LdomsFacts, VNet, VNetRef, VSwitch
 from advisor.parsers.text import parse_int
-from advisor.platforms.solaris import kstat_facts
+from advisor.platforms.ldoms import kstat_facts
+from advisor.platforms.solaris.records import Link
 
 # LDC endpoints per domain by platform (domain-facts 1.3); the control domain
 # uses about 15 of its own for ldmd, the SP and friends.

@@ -25,8 +25,8 @@ from advisor import changes as operations
 from advisor.changeplan.steps import Step, control_step, held_unless, plan_step, reboot_command
 from advisor.changeplan.strategy import RestartedElsewhere, Restarts
 from advisor.changes import Change
-from advisor.facts.models import Domain, HostFacts
-from advisor.platforms.ldoms.records import LdomsFacts, ldoms
+from advisor.facts.models import HostFacts
+from advisor.platforms.ldoms.records import Domain, LdomsFacts, ldoms
 from advisor.platforms.ldoms.simulate import interrupted_by_reboot, states
 from advisor.results.model import ChangePlan, DomainAction, Finding, PlanPhase, PlanStep, placeholder_in
 from advisor.shell import shell_word

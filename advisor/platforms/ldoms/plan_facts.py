@@ -12,11 +12,10 @@ from typing import Any
 
 from advisor.platforms.ldoms import facts as ldoms
 from advisor.platforms.solaris import facts as solaris_facts
-from advisor.facts.models import Domain, Link, VNet, VSwitch
-from advisor.platforms.ldoms.records import LdomsFacts
-from advisor.parsers.text import driver_of
-from advisor.plans.located import LocatedPlan
-from advisor.plans.schema import PlanDomain, PlanLink, PlanVnet, PlanVsw
+from advisor.platforms.ldoms.records import Domain, LdomsFacts, VNet, VSwitch
+from advisor.platforms.solaris.records import Link
+from advisor.platforms.ldoms.plans.located import LocatedPlan
+from advisor.platforms.ldoms.plans.schema import PlanDomain, PlanLink, PlanVnet, PlanVsw
 from advisor.versions import version_ge
 
 
@@ -151,7 +150,7 @@ def _links(d: PlanDomain, located: LocatedPlan) -> list[Link]:
             stated[v.net_dev] = (short, located.at("vsw", d.name, v.name))
     out = []
     for p, where in stated.values():
-        lk = Link(name=p.name, domain=d.name, device=p.device, driver=driver_of(p.device), state="up",
+        lk = Link(name=p.name, domain=d.name, device=p.device, driver=solaris_facts.driver_of(p.device), state="up",
                   speed_mbps=p.speed, mtu=p.mtu, mtu_max=p.mtu_max, is_physical=True)
         lk.evidence = {"speed_mbps": where, "mtu": where, "mtu_max": where, "device": where}
         out.append(lk)

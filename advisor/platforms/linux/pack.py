@@ -5,6 +5,10 @@ import re
 from advisor.platform_spec import Command, Family, Output, Pack, Pattern, Subject, each
 
 
+# Another ethtool query of one interface (`ethtool -T eth0`, `ethtool -m eth0`): it ends the output before it.
+_OTHER_LINES = (Pattern(r"^ethtool(?:[ \t]+--?[A-Za-z][\w-]*)?[ \t]+[A-Za-z][\w.:@-]*$"),)
+
+
 def _each_interface(command: str) -> str:
     """Over the interfaces `ip -o link` lists (peer suffixes dropped)."""
     return each("ip -o link | awk -F': ' '{print $2}' | sed 's/@.*//'", f"{command} \"$i\"")
@@ -75,6 +79,7 @@ PACK = Pack(
     lines=(("brctl", "lines:brctl"), ("ip", "lines:ip"), ("ethtool", "lines:ethtool"), ("sysctl", "lines:sysctl"),
            ("lspci", "lines:lspci"), ("cat", "lines:shown_file"), ("more", "lines:shown_file"),
            ("less", "lines:shown_file")),
+    other_lines=_OTHER_LINES,
     subjects=(
         Subject("bridge", "bridges", "bridge", lambda b: f"bridge {b.name}"),
         Subject("interface", "interfaces", "interface", lambda i: f"interface {i.name}"),

@@ -8,8 +8,9 @@ import re
 import shlex
 
 from advisor.changes import Change, Rendered, Undo, effect, operation, undo, was
-from advisor.facts.models import HostFacts, TcpProp, domain_name
+from advisor.facts.models import HostFacts, domain_name
 from advisor.platforms.solaris.parsers import driver_conf, etc_system
+from advisor.platforms.solaris.records import TcpProp, solaris
 from advisor.shell import shell_word
 
 _REGEX = re.compile(r"([.\[\]*^$\\])")
@@ -33,7 +34,7 @@ def _set_system_tunable(change: Change, facts: HostFacts) -> Rendered:
 
 @undo("set-system-tunable")
 def _set_system_tunable_undo(change: Change, facts: HostFacts) -> Undo:
-    before = (facts.system or {}).get(change.target)
+    before = (solaris(facts).system or {}).get(change.target)
     if before is not None:
         return f"set {change.target} back to {before} in /etc/system"
     return f"remove the '{_system_line(change)}' line from /etc/system"
@@ -45,7 +46,8 @@ def _set_system_tunable_effect(change: Change, facts: HostFacts) -> str | None:
         parsed = etc_system.parse(_system_line(change))
     except Exception:  # noqa: BLE001 - a line the parser refuses is one the model cannot take
         return f"{_system_line(change)!r} is not an /etc/system setting"
-    facts.system = {**(facts.system or {}), **{k: s.value for k, s in parsed.items()}}
+    host = solaris(facts)
+    host.system = {**(host.system or {}), **{k: s.value for k, s in parsed.items()}}
     return None
 
 
@@ -60,7 +62,7 @@ def _set_driver_prop(change: Change, facts: HostFacts) -> Rendered:
 
 @undo("set-driver-prop")
 def _set_driver_prop_undo(change: Change, facts: HostFacts) -> Undo:
-    before = facts.driver_conf.get(change.target, {}).get(change.prop or "")
+    before = solaris(facts).driver_conf.get(change.target, {}).get(change.prop or "")
     if before is not None:
         return f"set {change.prop} back to {before} in {_driver_file(change)}"
     return f"remove the {change.prop} line from {_driver_file(change)}"
@@ -69,8 +71,8 @@ def _set_driver_prop_undo(change: Change, facts: HostFacts) -> Undo:
 @effect("set-driver-prop")
 def _set_driver_prop_effect(change: Change, facts: HostFacts) -> str | None:
     parsed = driver_conf.parse(f"{change.prop} = {change.value};")
-    facts.driver_conf[change.target] = {**facts.driver_conf.get(change.target, {}),
-                                        **{k: v for k, (v, _line) in parsed.items()}}
+    conf = solaris(facts).driver_conf
+    conf[change.target] = {**conf.get(change.target, {}), **{k: v for k, (v, _line) in parsed.items()}}
     return None
 
 
@@ -84,22 +86,18 @@ def _set_link_prop(change: Change, facts: HostFacts) -> Rendered:
 
 @undo("set-link-prop")
 def _set_link_prop_undo(change: Change, facts: HostFacts) -> Undo:
-    link = next((lk for lk in facts.links or [] if lk.name == change.target and lk.domain in (None, change.domain)),
+    link = next((lk for lk in solaris(facts).links or [] if lk.name == change.target and lk.domain in (None, change.domain)),
                 None)
     return was(change, link.mtu) if link is not None and change.prop == "mtu" else None
 
 
 @effect("set-link-prop")
 def _set_link_prop_effect(change: Change, facts: HostFacts) -> str | None:
-    links = [lk for lk in facts.links or [] if lk.name == change.target and lk.domain in (None, change.domain)]
+    links = [lk for lk in solaris(facts).links or [] if lk.name == change.target and lk.domain in (None, change.domain)]
     if not links or change.prop != "mtu" or not change.value.isdigit():
         return f"no model of {change.prop} on link {change.target}"
     for lk in links:
         lk.mtu = int(change.value)
-    mine = change.domain or domain_name(facts)
-    for vsw in getattr(facts, "vswitches", None) or []:  # LDoms' virtual switches on this link
-        if vsw.net_dev == change.target and vsw.domain == mine:
-            vsw.net_dev_mtu = int(change.value)
     return None
 
 
@@ -109,7 +107,7 @@ NDD = {"max_buf": "tcp_max_buf", "recv_buf": "tcp_recv_hiwat", "send_buf": "tcp_
 
 @operation("set-tcp-prop", "host")
 def _set_tcp_prop(change: Change, facts: HostFacts) -> Rendered:
-    if facts.solaris_major == 10:
+    if solaris(facts).solaris_major == 10:
         return Rendered(f"ndd -set /dev/tcp {shell_word(NDD.get(change.target, change.target))} "
                         f"{shell_word(change.value)}", comment="not persistent: add it to a startup script")
     return Rendered(f"ipadm set-prop -p {shell_word(f'{change.target}={change.value}')} tcp")
@@ -117,25 +115,27 @@ def _set_tcp_prop(change: Change, facts: HostFacts) -> Rendered:
 
 @undo("set-tcp-prop")
 def _set_tcp_prop_undo(change: Change, facts: HostFacts) -> Undo:
-    name = NDD.get(change.target, change.target) if facts.solaris_major == 10 else change.target
-    before = (facts.tcp or {}).get(name)
+    host = solaris(facts)
+    name = NDD.get(change.target, change.target) if host.solaris_major == 10 else change.target
+    before = (host.tcp or {}).get(name)
     if before is None or before.current is None:
         return None
-    if facts.solaris_major != 10 and before.persistent not in (None, before.current):  # the running value drifted
+    if host.solaris_major != 10 and before.persistent not in (None, before.current):  # the running value drifted
         return f"ipadm set-prop -t -p {shell_word(f'{change.target}={before.current}')} tcp"
     return was(change, before.current)
 
 
 @effect("set-tcp-prop")
 def _set_tcp_prop_effect(change: Change, facts: HostFacts) -> str | None:
-    name = NDD.get(change.target, change.target) if facts.solaris_major == 10 else change.target
-    tcp = dict(facts.tcp or {})
+    host = solaris(facts)
+    name = NDD.get(change.target, change.target) if host.solaris_major == 10 else change.target
+    tcp = dict(host.tcp or {})
     old = tcp.get(name) or TcpProp()
-    persistent = old.persistent if facts.solaris_major == 10 else change.value
+    persistent = old.persistent if host.solaris_major == 10 else change.value
     tcp[name] = TcpProp(current=change.value, persistent=persistent, default=old.default)
-    facts.tcp = tcp
+    host.tcp = tcp
     if change.target == "recv_buf" and change.value.isdigit():
-        facts.tcp_recv_buf = int(change.value)
-    if facts.tcp_drift is not None:
-        facts.tcp_drift = [d for d in facts.tcp_drift if d.name != name]  # ipadm sets both values
+        host.tcp_recv_buf = int(change.value)
+    if host.tcp_drift is not None:
+        host.tcp_drift = [d for d in host.tcp_drift if d.name != name]  # ipadm sets both values
     return None

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from advisor.facts.models import HostFacts
+from advisor.platforms.solaris.records import solaris
 
 
 def tcp_counters(facts: HostFacts) -> dict[tuple[str, str], int] | None:
     """None: the capture has no tcp kstat."""
-    lso = facts.tcp_lso
+    lso = solaris(facts).tcp_lso
     if lso is None:
         return None
     values: dict[tuple[str, str], int] = {}

@@ -6,24 +6,33 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from advisor.facts.models import HostFacts, Link, TcpDrift, TcpProp
-from advisor.parsers.text import driver_of, parse_int
+from advisor.facts.models import HostFacts
+from advisor.parsers.text import parse_int
 from advisor.platforms.solaris import kstat_facts, kstat_rates
 from advisor.platform_spec import SECOND
 from advisor.platforms.solaris.parsers import kstat_wanted
 from advisor.platforms.solaris.parsers.dladm import LinkProp, PhysLink
+from advisor.platforms.solaris.records import Link, SolarisFacts, TcpDrift, TcpProp, solaris
 
 # ipadm (Solaris 11) and ndd (Solaris 10) names of the TCP receive buffer.
 _RECV_BUF = ("recv_buf", "recv-buf", "tcp_recv_hiwat")
 _RXFANOUT = ("rxfanout-effective", "rxfanout", "rx-fanout")
 _VIRTUAL_DRIVERS = {"vnet", "vsw", "vnic", "aggr", "etherstub", "iptun", "simnet"}
+_INSTANCE = re.compile(r"^([a-z][a-z0-9_]*?)\d+$")
+
+
+def driver_of(device: str | None) -> str | None:
+    """`ixgbe0` -> `ixgbe`: the driver of a Solaris device instance name."""
+    m = _INSTANCE.match(device or "")
+    return m.group(1) if m else None
 
 
 def _ev(files: dict[str, str], cid: str, line: int) -> str:
     return f"{files[cid]}:{line}"
 
 
-def build(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> None:
+def build(host: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> None:
+    facts = solaris(host)
     _release(facts, parsed, files)
     if (ps := parsed.get("psrinfo-pv")) is not None:
         facts.vcpus, facts.threads_per_core, facts.cpu_model = ps.vcpus, ps.threads_per_core, ps.model
@@ -40,14 +49,14 @@ def build(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> No
     name_release(facts)
 
 
-def name_release(facts: HostFacts) -> None:
+def name_release(facts: SolarisFacts) -> None:
     """`Solaris 11.4`, where no release file named it."""
     if facts.os_name is None and facts.solaris_major is not None:
         minor = f".{facts.solaris_minor}" if facts.solaris_minor is not None else ""
         facts.os_name = f"Solaris {facts.solaris_major}{minor}"
 
 
-def _release(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> None:
+def _release(facts: SolarisFacts, parsed: dict[str, Any], files: dict[str, str]) -> None:
     """The release, update and SRU, from uname -a, /etc/release and pkg info entire, in that order
     (each says more than the one before); the patches of Solaris 10 from showrev -p."""
     if (u := parsed.get("uname-a")) is not None and u.system == "SunOS":
@@ -79,7 +88,7 @@ def _release(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) ->
         facts.evidence["patches"] = files["showrev-p"]
 
 
-def _links(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> None:
+def _links(facts: SolarisFacts, parsed: dict[str, Any], files: dict[str, str]) -> None:
     phys_cid = "dladm-show-phys" if "dladm-show-phys" in parsed else "dladm-show-dev"
     phys: list[PhysLink] | None = parsed.get(phys_cid)
     props: list[LinkProp] | None = parsed.get("dladm-show-linkprop")
@@ -139,7 +148,7 @@ def _possible_max(possible: str | None) -> int | None:
     return max(numbers) if numbers else None
 
 
-def _tunables(facts: HostFacts, parsed: dict[str, Any], files: dict[str, str]) -> None:
+def _tunables(facts: SolarisFacts, parsed: dict[str, Any], files: dict[str, str]) -> None:
     if (system := parsed.get("etc-system")) is not None:
         facts.system = {k: s.value for k, s in system.items()}
         for k, s in system.items():

@@ -31,6 +31,9 @@ LINK_DROPS = ("ierrors", "oerrors")
 PORT_DROPS = ("tx_no_desc", "rx_allocb_fail", "rx_lost_pkts")
 NO_BUFFER = ("norcvbuf", "noxmtbuf")
 TRAFFIC = ("rbytes64", "obytes64", "ipackets64", "opackets64")
+# kstat cpu:N:sys names; both kinds are 64-bit. cpu_stat:N:cpu_statN's idle/user/kernel are 32-bit ticks.
+NSEC = ("cpu_nsec_idle", ("cpu_nsec_kernel", "cpu_nsec_user"))
+TICKS = ("cpu_ticks_idle", ("cpu_ticks_kernel", "cpu_ticks_user", "cpu_ticks_wait"))
 VALUES = ("in_bps", "out_bps", "line_bps", "in_line_share", "out_line_share", "in_pps", "out_pps", "drops_per_s",
           "no_buffer_per_s", "lso_share")
 
@@ -173,9 +176,9 @@ def _cpu(instance: int, before: dict[str, str] | None, after: dict[str, str] | N
 
 def _cpu_names(a: arithmetic.Sample, b: arithmetic.Sample) -> tuple[str, Sequence[str]]:
     """Nanoseconds where both samples have them (Solaris 10 8/07 and later), else ticks."""
-    if arithmetic.NSEC[0] in a.counters and arithmetic.NSEC[0] in b.counters:
-        return arithmetic.NSEC
-    return arithmetic.TICKS
+    if NSEC[0] in a.counters and NSEC[0] in b.counters:
+        return NSEC
+    return TICKS
 
 
 def _cpu_total(out: Rates, before: dict[Object, dict[str, str]], after: dict[Object, dict[str, str]]) -> None:

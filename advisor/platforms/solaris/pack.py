@@ -93,6 +93,7 @@ PACK = Pack(
         ("link.mtu", "dladm show-linkprop (mtu)"),
         ("link.", "dladm show-phys and dladm show-linkprop"),
     ),
+    record="records:SolarisHost",
     facts="facts:build",
     changes="changes",
     changed=("links", "tcp", "tcp_drift", "system", "driver_conf"),

@@ -44,6 +44,7 @@ PACK = Pack(
     ),
     facts="facts:build",
     record="records:XenHost",
+    kind="xen dom0",  # its facts give the host the role `xen dom0 (...)`
     changes="changes",
     changed=("xen_guest_vcpus", "pcpus"),
 )

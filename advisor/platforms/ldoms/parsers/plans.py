@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 from advisor.collect.capture import RawOutput
-from advisor.plans import constraints_xml, yaml_plan
-from advisor.plans.located import LocatedPlan
+from advisor.platforms.ldoms.plans import constraints_xml, yaml_plan
+from advisor.platforms.ldoms.plans.located import LocatedPlan
 
 
 def plan(output: RawOutput) -> LocatedPlan:

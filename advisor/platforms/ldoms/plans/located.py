@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from advisor.plans.schema import Plan
+from advisor.platforms.ldoms.plans.schema import Plan
 
 # Keys: ("domain", dom), ("domain", dom, field), ("vsw", dom, name), ("vnet", dom, name),
 # ("link", dom, name), ("vf", dom, name), ("hardware", field), ("software", field), ("plan",).

@@ -23,8 +23,8 @@ from pydantic import ValidationError
 
 from advisor import datafile
 from advisor.errors import ParseError
-from advisor.plans.located import LocatedPlan, Where
-from advisor.plans.schema import MAX_DOMAINS, Plan
+from advisor.platforms.ldoms.plans.located import LocatedPlan, Where
+from advisor.platforms.ldoms.plans.schema import MAX_DOMAINS, Plan
 
 Element = Any  # an xml.etree element, as defusedxml returns it
 _ROOTS = {"Envelope", "LDM_interface"}

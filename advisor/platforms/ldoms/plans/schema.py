@@ -1,7 +1,7 @@
 """A planned LDoms configuration: what `ldm add-domain` / `ldm init-system` would build.
 
 Both ways in, a YAML plan (docs/plans.md) and the XML of `ldm list-constraints -x`,
-are read into these models; facts/plan.py turns them into the same facts a
+are read into these models; the pack's plan_facts.py turns them into the same facts a
 live control domain gives.
 """
 

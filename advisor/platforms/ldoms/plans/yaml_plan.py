@@ -16,9 +16,9 @@ from pydantic import ValidationError
 
 from advisor import datafile
 from advisor.errors import InputError, ParseError, excerpt
-from advisor.plans import constraints_xml
-from advisor.plans.located import LocatedPlan, Where
-from advisor.plans.schema import Plan
+from advisor.platforms.ldoms.plans import constraints_xml
+from advisor.platforms.ldoms.plans.located import LocatedPlan, Where
+from advisor.platforms.ldoms.plans.schema import Plan
 
 Lines = dict[tuple[Any, ...], int]
 
