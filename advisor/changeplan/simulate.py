@@ -101,7 +101,7 @@ def _walk(plan: ChangePlan, facts: HostFacts) -> _Walk:
 
 
 def proven(build: Callable[[dict[Change, str]], ChangePlan], facts: HostFacts, score: float | None,
-           findings: list[Finding], judge: Judge, runtime: set[str]) -> ChangePlan:
+           findings: list[Finding], judge: Judge, runtime: dict[str, str]) -> ChangePlan:
     """The plan `build` makes, proven on a copy of the facts: a change that
     breaks something is held (given back to `build`, which keeps it a comment
     saying why) and the plan is built and proven again."""
@@ -145,7 +145,7 @@ def _causes(plan: ChangePlan, facts: HostFacts, tag: str, judge: Judge) -> list[
 
 
 def _result(plan: ChangePlan, score: float | None, after_score: float | None, before: list[Finding],
-            after_tags: set[str], runtime: set[str], walk: _Walk, held: dict[Change, str],
+            after_tags: set[str], runtime: dict[str, str], walk: _Walk, held: dict[Change, str],
             said: list[str]) -> Simulation:
     steps = plan.by_finding()
     left: list[Left] = []
@@ -157,7 +157,7 @@ def _result(plan: ChangePlan, score: float | None, after_score: float | None, be
         if tag not in after_tags:
             fixed.append(tag)
         elif f.rule in runtime and running:
-            left.append(Left(finding=tag, why=f"judged on run-time data (kstat): capture the host again after "
+            left.append(Left(finding=tag, why=f"judged on run-time data ({runtime[f.rule]}): capture the host again after "
                                              f"step {', '.join(running)} to see it fixed"))
         elif running:
             left.append(Left(finding=tag, why=f"step {', '.join(running)} run(s), but advisor's model of the "

@@ -182,7 +182,9 @@ class Engine:
         self.rules = [CompiledRule(r) for r in rules if r.id not in self.policy.disabled]
         self.intents = self.policy.intents.model_dump()
         self.host_fields = _union([c.host_reads for c in self.rules])  # what CEL is given of a host
-        self.runtime_rules = {r.rule.id for r in self.rules if r.rule.runtime}
+        # rule id -> the program whose run-time output it reads (`kstat -p: ...` -> kstat)
+        self.runtime_rules = {r.rule.id: r.rule.runtime.partition(":")[0].split()[0]
+                              for r in self.rules if r.rule.runtime and r.rule.runtime.split()}
         remember_checked()
 
     def params(self, rule: Rule) -> dict[str, Any]:
