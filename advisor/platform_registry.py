@@ -145,6 +145,16 @@ def load(p: Pack, ref: str, package: str = "") -> Any:
     return getattr(loaded, name) if name else loaded
 
 
+def declared(family: str, what: str) -> Any:
+    """What the first pack of this family to declare `what` (a `module:name`
+    attribute of Pack: `restarts`, `script`) names, loaded; None if none does."""
+    for p in packs_of(family):
+        ref = getattr(p, what)
+        if ref is not None:
+            return load(p, ref)
+    return None
+
+
 def rule_files() -> list[tuple[Pack, Path]]:
     """Each pack's rules, by the pack's name: the order results are listed in."""
     return [(p, HERE / p.name / "rules.yaml") for p in sorted(packs(), key=lambda p: p.name) if p.rules]

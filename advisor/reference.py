@@ -8,6 +8,8 @@ import json
 import sys
 from pathlib import Path
 
+from advisor import platform_registry as platforms
+from advisor.changeplan.strategy import strategy_of
 from advisor.engine import explain, packs
 from advisor.engine.model import Rule
 from advisor.report.markdown import code
@@ -74,36 +76,32 @@ def _step_lines(step: explain.Step) -> list[str]:
 PLAN_INTRO = """## How the fixes become one plan
 
 advisor does not hand out a list of commands per finding. It builds one change
-plan per host from all of its findings, in the order Oracle VM Server for
-SPARC accepts (while the primary domain is in a delayed reconfiguration, ldm
-refuses configuration changes for other domains until it reboots):
-
-1. **Prerequisites**: software and firmware upgrades, with the versions
-   needed. They are maintenance projects: scripts carry them as comments only.
-2. **Live changes**: in the captured host, and `ldm` changes that take effect
-   at once.
-3. **The control domain's delayed reconfiguration**: `ldm start-reconf
-   primary`, its changes, one reboot. A script's part 1 ends here.
-4. **Each other domain in one outage**, after the control domain is back:
-   `ldm stop`, all of its changes, `ldm start`. No domain is stopped twice.
-5. **`ldm add-spconfig`**, so that the configuration survives a power cycle.
-
-One decision per resource: a domain's cores are the most any rule needs,
-never fewer than it has and never above its max-cores (the plan says so when
-max-cores stops a fix); a switch's MTU is the lowest any rule asks. A step
+plan per host from all of its findings, applies it to a model of the host, and
+judges the model again before any script is written. Prerequisites (software
+and firmware upgrades, with the versions needed) come first, as comments only:
+they are maintenance projects. Then the live changes; then the changes that
+take effect at a restart, with as few restarts as the platform allows. A step
 that depends on what advisor cannot see (switches on the path, which value of
 a drifted tunable is wanted, a name to fill in) is written commented out with
-the check to run first. When the captured host is a guest, its `ldm` steps go
-to a separate script for the control domain.
+the check to run first.
+
+Where a platform's virtualization manager stops and starts domains, its plans
+follow the manager's order:
 
 """
+
+
+def _plan_said() -> str:
+    """The introduction, then each restart strategy's own order (its pack's `restarts`)."""
+    said = [strategy_of(f).said for f in platforms.families()]
+    return PLAN_INTRO + "\n".join(s for s in said if s)
 
 
 def rules_markdown() -> str:
     rules = sorted(packs.load(), key=lambda r: r.id)
     lines = ["# Rule reference", "",
              "Generated from each platform pack's `advisor/platforms/<name>/rules.yaml` by `python -m advisor.reference`; do not edit by hand.", "",
-             PLAN_INTRO,
+             _plan_said(),
              "| id | severity | subject | title |", "|---|---|---|---|"]
     for r in rules:
         sev = "/".join(s.value for s in sorted(r.check_severities(), key=lambda s: -s.rank))

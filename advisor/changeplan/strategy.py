@@ -48,6 +48,7 @@ class RestartStrategy(Protocol):
     """How a platform restarts what its changes need restarted (see the module's docstring)."""
 
     stopped_first: str  # why a change that needs domains stopped is refused while they run
+    said: str  # the order of its plans, in Markdown, for the rule reference (a `###` section)
 
     def begin(self, findings: list[Finding], facts: HostFacts) -> ChangePlan:
         """The empty plan, with where the manager's steps run."""
@@ -83,6 +84,7 @@ class Generic:
     changes, then the changes that take effect at its reboot, and the reboot."""
 
     stopped_first = "they are stopped first"
+    said = ""  # the reference's own introduction says what a generic plan is
 
     def begin(self, findings: list[Finding], facts: HostFacts) -> ChangePlan:
         return ChangePlan()
@@ -109,7 +111,4 @@ class Generic:
 @cache
 def strategy_of(family: str) -> RestartStrategy:
     """The restart strategy a pack of this family declares, or the generic one."""
-    for p in platforms.packs_of(family):
-        if p.restarts is not None:
-            return cast(RestartStrategy, platforms.load(p, p.restarts))
-    return Generic()
+    return cast(RestartStrategy, platforms.declared(family, "restarts") or Generic())

@@ -80,10 +80,7 @@ class _Plain:
 @cache
 def guards_of(family: str) -> Guards:
     """The script guards a pack of this family declares, or the plain ones."""
-    for p in platforms.packs_of(family):
-        if p.script is not None:
-            return cast(Guards, platforms.load(p, p.script))
-    return _Plain()
+    return cast(Guards, platforms.declared(family, "script") or _Plain())
 
 
 class _Left:

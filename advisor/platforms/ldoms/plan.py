@@ -89,6 +89,29 @@ class LdomsRestarts:
     """Oracle VM Server for SPARC's restart strategy (the module's docstring)."""
 
     stopped_first = "Oracle's guide has them stopped first"
+    said = """### Oracle VM Server for SPARC
+
+The plan follows the order Oracle VM Server for SPARC accepts (while the
+primary domain is in a delayed reconfiguration, ldm refuses configuration
+changes for other domains until it reboots):
+
+1. **Prerequisites**: software and firmware upgrades, with the versions
+   needed. They are maintenance projects: scripts carry them as comments only.
+2. **Live changes**: in the captured host, and `ldm` changes that take effect
+   at once.
+3. **The control domain's delayed reconfiguration**: `ldm start-reconf
+   primary`, its changes, one reboot. A script's part 1 ends here.
+4. **Each other domain in one outage**, after the control domain is back:
+   `ldm stop`, all of its changes, `ldm start`. No domain is stopped twice.
+5. **`ldm add-spconfig`**, so that the configuration survives a power cycle.
+
+One decision per resource: a domain's cores are the most any rule needs,
+never fewer than it has and never above its max-cores (the plan says so when
+max-cores stops a fix), and within the free cores and memory `ldm
+list-devices` showed; a switch's MTU is the lowest any rule asks. When the
+captured host is a guest, its `ldm` steps go to a separate script for the
+control domain.
+"""
 
     def begin(self, findings: list[Finding], facts: HostFacts) -> ChangePlan:
         host = _Host.of(facts)
