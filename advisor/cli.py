@@ -162,7 +162,19 @@ SudoOpt = Annotated[bool, typer.Option("--sudo", help=f"Run the tools that need 
 PfexecOpt = Annotated[bool, typer.Option("--pfexec", help=f"Run the tools that need privileges ({_privileged()}) with pfexec (Solaris RBAC).")]
 ConnectTimeoutOpt = Annotated[float, typer.Option("--connect-timeout", min=1, metavar="SECONDS", help="Seconds to connect and authenticate.")]
 CommandTimeoutOpt = Annotated[float, typer.Option("--command-timeout", min=1, metavar="SECONDS", help="Seconds each command may run.")]
-SampleOpt = Annotated[Optional[str], typer.Option("--sample", metavar="DURATION", help="Read the counters (kstat -p) again this long after the first time (1s to 10m, e.g. 30s), for rates.")]
+def _sampled() -> str:
+    """The counter outputs the families read twice: `kstat -p on solaris; cat /proc/net/dev, ethtool -S on linux`."""
+    from advisor import platform_registry
+
+    said = []
+    for name in platform_registry.families():
+        lines = [platform_registry.outputs()[c.id].output.line for c in platform_registry.collected(name) if c.sampled]
+        if lines:
+            said.append(f"{', '.join(dict.fromkeys(lines))} on {name}")
+    return "; ".join(said)
+
+
+SampleOpt = Annotated[Optional[str], typer.Option("--sample", metavar="DURATION", help=f"Read the counters again this long after the first time (1s to 10m, e.g. 30s), for rates: {_sampled()}.")]
 
 
 def _live_setup(hosts, port, identity, hosts_file, inventory, accept_new, known_hosts, ssh_config, sudo, pfexec,

@@ -250,3 +250,10 @@ def test_sample_durations_out_of_bounds_or_unreadable_are_refused(text: str) -> 
 
     with pytest.raises(InputError, match=r"^--sample "):
         parse_duration(text)
+
+
+def test_the_sample_option_names_the_counters_each_family_reads_again() -> None:
+    """--sample's help lists what every family reads a second time, from the packs' declarations."""
+    from advisor.cli import _sampled
+
+    assert _sampled() == "lanadmin -g on hpux; cat /proc/net/dev, ethtool -S on linux; kstat -p on solaris"
