@@ -357,3 +357,18 @@ def test_a_host_rule_that_reads_its_subject_is_judged_again_when_the_host_change
 _MAPIN_AS_S = _KEEP_JUMBO.replace("site.keep-jumbo", "site.mapin").replace("subject: vsw", "subject: host").replace(
     "applies: \"s.name == 'primary-vsw1'\"", "applies: \"true\"").replace("requires: [s.mtu]", "requires: []").replace(
     "s.mtu < 9000", "s.local_mapin == 'off'").replace("{s.name} runs MTU {s.mtu}", "mapin {s.local_mapin}")
+
+
+def test_a_finding_on_run_time_data_is_left_naming_the_program_its_rule_reads() -> None:
+    """A plan cannot show run-time data fixed: the finding is left, and the
+    reason names the program whose output the rule reads (its `runtime`)."""
+    from advisor.engine import packs
+    from advisor.engine.evaluate import Engine
+
+    runtime = Engine(packs.load()).runtime_rules
+    assert runtime["ldoms.dring-mode"] == "kstat" and runtime["ldoms.rxfanout"] == "dladm"
+    assert set(runtime.values()) == {"kstat", "ipadm", "dladm"}
+    left = json.loads(run_cli("review", str(ROOT / "fixtures/captures/t5-primary-untuned"), "-f", "json").stdout)
+    whys = {x["why"] for h in left["hosts"] for x in h["plan"]["simulation"]["left"]
+            if x["finding"].startswith("ldoms.dring-mode")}
+    assert whys and all(w.startswith("judged on run-time data (kstat): capture the host again") for w in whys)
