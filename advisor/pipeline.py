@@ -124,14 +124,33 @@ def _judge(engine: Engine, host: str, captured: HostFacts, results: list[Result]
 _worker_engine: Engine | None = None
 
 
-def _init_worker(rule_dirs: list[Path], policy_path: Path | None) -> None:
+def _init_worker(rule_dirs: list[Path], policy_path: Path | None, parent: int) -> None:
     """A forked worker has the parent's engine already; a spawned one compiles its own."""
     from advisor.engine import packs
     from advisor.engine import policy as policy_mod
 
+    _end_with(parent)
     global _worker_engine
     if _worker_engine is None:
         _worker_engine = Engine(packs.load(rule_dirs), policy_mod.load(policy_path))
+
+
+def _end_with(parent: int) -> None:
+    """The worker ends once the review that started it has: else it waits for
+    work forever, holding the review's stderr open (and a pipeline's step with
+    it). The review's stop handler ends the workers it knows, but a SIGKILL
+    runs no handler, and a SIGTERM that comes while a worker is being forked
+    finds it not yet listed among the children."""
+    import os
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(128 + 15)  # as if told to stop with SIGTERM, as its review was (or would have been)
+
+    threading.Thread(target=watch, name="end-with-the-review", daemon=True).start()
 
 
 def _review_in_worker(capture: Capture) -> HostReport:
@@ -183,13 +202,15 @@ def _review_pooled(captures: Iterator[Capture], engine: Engine, jobs: int, rule_
     """At most two batches per worker in flight: reports that are done wait
     for their turn to be written, and must not pile up while they wait."""
     import itertools
+    import os
     from collections import deque
     from concurrent.futures import Future, ProcessPoolExecutor
 
     global _worker_engine
     _worker_engine = engine  # inherited by forked workers
     try:
-        with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(rule_dirs, policy_path)) as pool:
+        with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
+                                 initargs=(rule_dirs, policy_path, os.getpid())) as pool:
             flying: deque[Future[list[HostReport]]] = deque()
             while batch := list(itertools.islice(captures, BATCH)):
                 flying.append(pool.submit(_review_batch, batch))

@@ -193,6 +193,28 @@ def test_review_workers_end_with_the_review(tmp_path: Path, big_bundle: Path) ->
               "the workers ending", timeout=10)
 
 
+def test_review_workers_end_when_the_review_is_killed(tmp_path: Path, big_bundle: Path) -> None:
+    """SIGKILL runs no handler (a pipeline's time limit may send it), and a
+    SIGTERM that comes while a worker is being forked finds it not yet among
+    the children: each worker watches for its review's end, and ends too."""
+    import os
+
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    for n in range(4):
+        os.link(big_bundle, inputs / f"t5-{n}.tar.gz")
+    proc = subprocess.Popen([*_entry_point(), "review", str(inputs), "-j", "2", "-f", "json"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=_env({}))
+    children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+    _wait_for(lambda: len(children.read_text().split()) >= 2, "the workers")
+    workers = [int(pid) for pid in children.read_text().split()]
+    proc.kill()
+    proc.communicate(timeout=60)  # returns only once no worker holds the stderr pipe open
+    assert proc.returncode == -signal.SIGKILL
+    _wait_for(lambda: not any(Path(f"/proc/{pid}").exists() and "Z" not in _state(pid) for pid in workers),
+              "the workers ending", timeout=10)
+
+
 def _state(pid: int) -> str:
     try:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
