@@ -172,9 +172,16 @@ def test_a_report_is_written_beside_its_place_under_a_name_of_its_own(tmp_path: 
     assert sorted(p.name for p in tmp_path.iterdir()) == [".report.json.tmp", "report.json"]
 
 
-def test_review_workers_end_with_the_review(tmp_path: Path, big_bundle: Path) -> None:
-    """Stopped alone (the pipeline's time limit kills the process, not its group),
-    the review left its workers asleep, holding its stderr open."""
+@pytest.mark.parametrize(("stop", "status", "ends_within"), [
+    # Stopped alone (the pipeline's time limit kills the process, not its group), the review left its workers
+    # asleep, holding its stderr open.
+    (signal.SIGTERM, 128 + signal.SIGTERM, 30),
+    # SIGKILL runs no handler (a pipeline's time limit may send it), and a SIGTERM that comes while a worker is
+    # being forked finds it not yet among the children: each worker watches for its review's end, and ends too.
+    (signal.SIGKILL, -signal.SIGKILL, 60),
+], ids=["sigterm", "sigkill"])
+def test_review_workers_end_with_the_review(tmp_path: Path, big_bundle: Path, stop: int, status: int,
+                                            ends_within: int) -> None:
     import os
 
     inputs = tmp_path / "in"
@@ -186,31 +193,9 @@ def test_review_workers_end_with_the_review(tmp_path: Path, big_bundle: Path) ->
     children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
     _wait_for(lambda: len(children.read_text().split()) >= 2, "the workers")
     workers = [int(pid) for pid in children.read_text().split()]
-    proc.send_signal(signal.SIGTERM)
-    proc.communicate(timeout=30)  # returns only once no process holds the stderr pipe open
-    assert proc.returncode == 128 + signal.SIGTERM
-    _wait_for(lambda: not any(Path(f"/proc/{pid}").exists() and "Z" not in _state(pid) for pid in workers),
-              "the workers ending", timeout=10)
-
-
-def test_review_workers_end_when_the_review_is_killed(tmp_path: Path, big_bundle: Path) -> None:
-    """SIGKILL runs no handler (a pipeline's time limit may send it), and a
-    SIGTERM that comes while a worker is being forked finds it not yet among
-    the children: each worker watches for its review's end, and ends too."""
-    import os
-
-    inputs = tmp_path / "in"
-    inputs.mkdir()
-    for n in range(4):
-        os.link(big_bundle, inputs / f"t5-{n}.tar.gz")
-    proc = subprocess.Popen([*_entry_point(), "review", str(inputs), "-j", "2", "-f", "json"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=_env({}))
-    children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
-    _wait_for(lambda: len(children.read_text().split()) >= 2, "the workers")
-    workers = [int(pid) for pid in children.read_text().split()]
-    proc.kill()
-    proc.communicate(timeout=60)  # returns only once no worker holds the stderr pipe open
-    assert proc.returncode == -signal.SIGKILL
+    proc.send_signal(stop)
+    proc.communicate(timeout=ends_within)  # returns only once no process holds the stderr pipe open
+    assert proc.returncode == status
     _wait_for(lambda: not any(Path(f"/proc/{pid}").exists() and "Z" not in _state(pid) for pid in workers),
               "the workers ending", timeout=10)
 
