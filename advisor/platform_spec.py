@@ -152,6 +152,16 @@ def each(items: str, command: str) -> str:
     return f"for i in `{items}`; do echo \"{MARKER}$i\"; {command} 2>&1; echo \"{EXIT_MARKER}$?\"; done"
 
 
+# what `each` and `each_line` run for one item: `ethtool -k "$i"` in `...; echo "@@advisor $i"; ethtool -k "$i" 2>&1; ...`
+_ITEM_COMMAND = re.compile(re.escape(f'echo "{MARKER}$i"; ') + r'(?P<command>[^;]+?)(?: < /dev/null)? 2>&1;')
+
+
+def item_command(loop: str) -> str | None:
+    """The command a loop made by `each` or `each_line` runs for one item (`ethtool -k "$i"`), or None."""
+    m = _ITEM_COMMAND.search(loop)
+    return m.group("command") if m else None
+
+
 def each_line(items: str, command: str) -> str:
     """`each` for items that may hold blanks (a libvirt domain name): one item a
     line of what `items` prints, blank lines skipped. Bourne shell: `read` without

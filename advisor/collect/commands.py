@@ -7,7 +7,7 @@ import re
 from functools import cache
 
 from advisor import platform_registry as platforms
-from advisor.platform_spec import MARKER, SECOND
+from advisor.platform_spec import SECOND, item_command
 
 _ITEM = r"[\w.:-]+"
 
@@ -58,10 +58,6 @@ def command_line(command_id: str) -> str:
     return commands().get(command_id, command_id)
 
 
-# what a per-item loop runs for one item: `ethtool -k "$i"` in `...; echo "@@advisor $i"; ethtool -k "$i" 2>&1; ...`
-_LOOP_BODY = re.compile(re.escape(f'echo "{MARKER}$i"; ') + r'(?P<command>[^;]+?)(?: < /dev/null)? 2>&1;')
-
-
 @cache
 def _loops() -> dict[str, str]:
     """Per-item output id -> the command its loop runs for one item ($i), from the packs' collection."""
@@ -69,8 +65,8 @@ def _loops() -> dict[str, str]:
     for p in platforms.packs():
         for c in p.collect:
             for cid, line in ((c.id, c.line), (c.fallback_id or c.id, c.fallback)):
-                if c.per_item and line and (m := _LOOP_BODY.search(line)):
-                    out.setdefault(cid, m.group("command"))
+                if c.per_item and line and (run := item_command(line)) is not None:
+                    out.setdefault(cid, run)
     return out
 
 
