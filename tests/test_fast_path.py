@@ -264,3 +264,20 @@ def test_a_cache_that_says_a_broken_text_compiles_costs_one_run(tmp_path: Path) 
     second = run_cli("review", bundle, "--rules", str(tmp_path / "pack"), "-f", "json", env=env, process=True)
     assert second.returncode == 2 and second.stdout == ""
     assert second.stderr.startswith(f"advisor: {tmp_path}/pack/mine.yaml: site.x: checks[0].when: CEL does not compile")
+
+
+def _imported(stderr: str) -> set[str]:
+    """The modules a run's `-X importtime` lines name."""
+    return {line.rsplit("|", 1)[1].strip() for line in stderr.splitlines() if line.startswith("import time:")}
+
+
+def test_a_review_of_a_capture_imports_no_plan_reader_and_no_other_familys_facts(tmp_path: Path) -> None:
+    """A plan's reader (its pydantic schema) and the facts modules of families the
+    host is not of are a tenth of a review's own imports: they load only when used."""
+    env = {"ADVISOR_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPROFILEIMPORTTIME": "1"}
+    capture = run_cli("review", str(CAPTURES / "t5-primary-untuned"), "-f", "json", env=env, process=True)
+    assert capture.returncode == 0 and "advisor.platforms.ldoms.facts" in _imported(capture.stderr)
+    unused = {f"advisor.platforms.{m}" for m in ("ldoms.plans.schema", "xen.facts", "linux.facts")}
+    assert not unused & _imported(capture.stderr)
+    plan = run_cli("review", str(CAPTURES.parent / "plans" / "t5-good.yaml"), "-f", "json", env=env, process=True)
+    assert plan.returncode == 0 and "advisor.platforms.ldoms.plans.schema" in _imported(plan.stderr)

@@ -55,7 +55,7 @@ def build(capture: Capture) -> Built:
                       for cid, out in capture.outputs.items() if out.filtered and cid in parsed}
     files = {cid: out.file for cid, out in capture.outputs.items()}
     plans = {cid for cid in parsed if (k := platforms.known(cid)) is not None and k[0].output.plan}
-    for p in platforms.packs():
+    for p in platforms.packs() if plans else ():  # a pack's plan reader is loaded only for a plan
         if p.plans is None:
             continue
         planned = as_family(facts, f.name if (f := platforms.family_of(p)) is not None else None)

@@ -4,7 +4,6 @@ survives a reboot by itself: each says where it is made persistent."""
 from __future__ import annotations
 
 from advisor.changes import Change, Rendered, Undo, effect, operation, undo, was
-from advisor.platforms.linux.facts import relate_ports
 from advisor.facts.models import HostFacts
 from advisor.platforms.linux.records import linux, Interface
 from advisor.shell import shell_word
@@ -61,6 +60,10 @@ def _set_ip_mtu_undo(change: Change, facts: HostFacts) -> Undo:
 def _set_ip_mtu_effect(change: Change, facts: HostFacts) -> str | None:
     if not change.value.isdigit():
         return f"{change.value!r} is not an MTU"
+    # imported here: every review loads each pack's operations to check its rules, and the
+    # facts module is needed only to model an MTU change
+    from advisor.platforms.linux.facts import relate_ports
+
     mtu, found = int(change.value), False
     for iface in linux(facts).interfaces or []:
         if iface.name == change.target:

@@ -6,7 +6,6 @@ from __future__ import annotations
 from advisor.changes import Change, Rendered, Undo, effect, operation, undo, was
 from advisor.facts.models import HostFacts
 from advisor.platforms.xen.records import xen, PCpu, VcpuRef, XenVcpu
-from advisor.platforms.xen.facts import set_affinity
 from advisor.shell import shell_word
 
 
@@ -33,6 +32,10 @@ def _pin_vcpu_effect(change: Change, facts: HostFacts) -> str | None:
     g = _vcpu(facts, change)
     if g is None:
         return f"no vCPU {change.target} of {change.domain}"
+    # imported here: every review loads each pack's operations to check its rules, and the
+    # facts module (with the vcpu-list parser's patterns) is needed only to model a pin
+    from advisor.platforms.xen.facts import set_affinity
+
     dom0 = set(xen(facts).xen_dom0_pinned or [])
     was = g.pinned_cpu
     set_affinity(g, change.value, dom0, xen(facts).xen_nr_cpus)
