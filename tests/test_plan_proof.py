@@ -4,12 +4,15 @@ something held, and the result in every view."""
 
 from __future__ import annotations
 
+import copy
+import functools
 import json
 import shutil
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, review, run_cli
+from conftest import ROOT, examples, review, run_cli
+from hypothesis import given, settings, strategies as st
 
 from advisor import changes
 from advisor.changes import Change
@@ -337,6 +340,63 @@ def test_a_plan_is_judged_again_as_a_full_review_would_judge_its_model() -> None
     assert _outcomes(again) == _outcomes(engine.evaluate(one, findings=False)[0])
     other = [r for r in results if r.subject == f"domain {one.domains[2].name}"]
     assert other and all(any(r is a for a in again) for r in other)  # kept, not judged again
+
+
+@functools.cache
+def _untuned_judged():
+    from advisor.collect.offline import Loader
+    from advisor.engine import packs, policy as policy_mod
+    from advisor.engine.evaluate import Engine
+    from advisor.facts.build import build as build_facts
+    from advisor.pipeline import load_captures
+
+    engine = Engine(packs.load(), policy_mod.load(None))
+    with Loader() as loader:
+        [capture], _errors = load_captures([UNTUNED], loader)
+        facts = build_facts(capture).facts
+    return engine, facts, engine.evaluate(facts)[0]
+
+
+def _subject_lists(facts: HostFacts) -> list[str]:
+    from advisor.engine.evaluate import SUBJECTS
+
+    return sorted({attr for attr, _namer in SUBJECTS.values()
+                   if attr is not None and len(getattr(facts, attr, None) or []) > 1})
+
+
+@settings(max_examples=examples(25), deadline=None)
+@given(data=st.data())
+def test_a_model_with_any_fields_of_its_subjects_changed_is_judged_again_as_a_full_review_would(data) -> None:
+    """`again` keeps a subject's results when no field the rule reads of it
+    moved: held to a whole new judgment, on models of the untuned host where
+    fields of its domains, switches, vnets, channels... take another subject's
+    value (the same field of another domain: a value of the field's type)."""
+    engine, facts, results = _untuned_judged()
+    model = simulate._model(facts)
+    lists = _subject_lists(facts)
+    for _ in range(data.draw(st.integers(1, 4), label="changes")):
+        attr = data.draw(st.sampled_from(lists), label="subjects")
+        items = getattr(model, attr)
+        if getattr(facts, attr) is items:  # shared with the captured facts: the model's own copy first
+            items = [i.clone() for i in items]
+            setattr(model, attr, items)
+        one, other = data.draw(st.lists(st.integers(0, len(items) - 1), min_size=2, max_size=2, unique=True),
+                               label="subject, and the one whose value it takes")
+        name = data.draw(st.sampled_from([f for f in items[one].fields() if f != "evidence"]), label="field")
+        setattr(items[one], name, copy.deepcopy(getattr(items[other], name)))
+    assert _outcomes(engine.again(facts, model, results)) == _outcomes(engine.evaluate(model, findings=False)[0])
+
+
+def test_a_subject_whose_changed_fields_a_rule_does_not_read_keeps_its_results() -> None:
+    """A domain whose cores alone change is not judged again by a rule that reads none of its cores."""
+    engine, facts, results = _untuned_judged()
+    model = simulate._model(facts)
+    domain = model.domains[1]
+    domain.cores = (domain.cores or 0) + 8
+    again = engine.again(facts, model, results)
+    assert _outcomes(again) == _outcomes(engine.evaluate(model, findings=False)[0])
+    kept = [r for r in results if r.subject == f"domain {domain.name}" and r.rule == "ldoms.extended-mapin-space"]
+    assert kept and all(any(r is a for a in again) for r in kept)  # extended-mapin-space reads no cores
 
 
 def test_a_host_rule_that_reads_its_subject_is_judged_again_when_the_host_changes(tmp_path: Path) -> None:

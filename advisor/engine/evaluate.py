@@ -11,6 +11,7 @@ import difflib
 import re
 from dataclasses import dataclass
 from typing import Any, Callable
+from weakref import WeakKeyDictionary
 
 from advisor import platform_registry as platforms
 from advisor.changes import Change
@@ -194,8 +195,10 @@ class Engine:
         """The results on `facts` (a plan's model of the captured host), judging
         again only what its changes may move: a rule that reads a changed host
         fact, on every subject; a rule on subjects that changed (a domain whose
-        cores the plan sets), on those subjects alone. Every other result is
-        kept from the captured host's `results`."""
+        cores the plan sets), on those subjects alone, and only where a field
+        it reads changed (a rule on a domain's memory is not judged again on a
+        domain whose cores alone changed). Every other result is kept from the
+        captured host's `results`."""
         changed = {name for name in facts.fields() if getattr(facts, name) != getattr(captured, name)}
         whole: set[str] = set()
         some: dict[str, set[str]] = {}
@@ -205,10 +208,10 @@ class Engine:
             if compiled.host_reads is None or compiled.host_reads & changed:
                 whole.add(rule.id)
             elif attr in changed:
-                moved = _moved(getattr(captured, attr), getattr(facts, attr), namer)
+                moved = _moved(getattr(captured, attr), getattr(facts, attr), namer, _subject_reads(compiled))
                 if moved is None:
                     whole.add(rule.id)
-                else:
+                elif moved:  # none of the fields it reads moved: all its results are kept
                     some[rule.id] = moved
         fresh, _none = self.evaluate(facts, findings=False, only=whole | some.keys(), subjects=some)
         kept = [r for r in results if r.rule not in whole and (r.rule not in some or r.subject not in some[r.rule])]
@@ -506,17 +509,43 @@ def _busy(facts: HostFacts) -> str:
         else f"{who} {rates.cpu_busy:.0%} busy"
 
 
-def _moved(before: list[Any] | None, after: list[Any] | None, namer: Namer) -> set[str] | None:
+def _moved(before: list[Any] | None, after: list[Any] | None, namer: Namer,
+           reads: set[str] | None = None) -> set[str] | None:
     """The subjects (as results name them) that differ between two lists of
-    them, or None when the lists cannot be compared subject by subject (one is
-    missing or empty, so a result names the host, or two subjects share a name)."""
+    them in a field of `reads` (None: in any field), or None when the lists
+    cannot be compared subject by subject (one is missing or empty, so a result
+    names the host, or two subjects share a name). A subject in one list alone
+    differs."""
     if not before or not after:
         return None
     old = {namer(item): item for item in before}
     new = {namer(item): item for item in after}
     if len(old) != len(before) or len(new) != len(after):
         return None
-    return {name for name in old.keys() | new.keys() if old.get(name) != new.get(name)}
+    return {name for name in old.keys() | new.keys() if _differ(old.get(name), new.get(name), reads)}
+
+
+def _differ(before: Any, after: Any, reads: set[str] | None) -> bool:
+    if before is None or after is None or reads is None:
+        return bool(before != after)
+    # a name read in a string literal ('s.x' in a message) need not be a field: it reads nothing
+    return any(getattr(before, name, None) != getattr(after, name, None) for name in reads)
+
+
+_SUBJECT_READS: WeakKeyDictionary[CompiledRule, set[str] | None] = WeakKeyDictionary()  # kept while its rule is
+
+
+def _subject_reads(compiled: CompiledRule) -> set[str] | None:
+    """The fields of its subject (`s.cores`) a rule's expressions and requires
+    read; None: all of them (`size(s)`). A result on a subject is made of these
+    and the host fields the rule reads (`host_reads`) alone: `s` is the
+    subject's record dumped field by field. Worked out once per rule."""
+    if compiled not in _SUBJECT_READS:
+        rule = compiled.rule
+        read = [e.source for e in compiled.expressions] + [*rule.requires,
+                                                           *[p for c in rule.checks for p in c.requires]]
+        _SUBJECT_READS[compiled] = _fields("s", read)
+    return _SUBJECT_READS[compiled]
 
 
 _INT64 = 1 << 63
