@@ -108,6 +108,23 @@ def test_a_vsw_section_in_a_layout_not_known_is_refused_not_read_as_empty() -> N
     assert err.value.line == 5
 
 
+def _plain_is_header(text: str) -> bool:
+    """ldm_list's header test as first written: each word matched on its own."""
+    import re
+
+    tokens = text.split()
+    return bool(tokens) and "=" not in text and all(re.match(r"^[A-Z][A-Z0-9()_/-]*$", t) for t in tokens)
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=st.one_of(
+    st.text(alphabet="AZ09()_/-=%a \t\u00a0\x1c\n", max_size=30),
+    st.lists(st.sampled_from(["NAME", "NET-DEV", "PVID", "VID(S)", "A/B", "0", "%FREE", "a", "=", "NAME="]),
+             max_size=6).map(" ".join).map(lambda s: "    " + s)))
+def test_a_table_header_is_told_as_word_by_word(text: str) -> None:
+    assert ldm_list._is_header(text) == _plain_is_header(text)
+
+
 def _published(name: str) -> str:
     return (REAL / "ldm-list-devices" / name).read_text().split("\n---\n", 1)[1]
 
