@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from advisor.errors import ParseError
 from advisor.parsers.text import digits, parse_size
 
-_SECTION = re.compile(r"[A-Z][A-Z0-9_]*")  # a line of its own, stripped
+_SECTION = re.compile(r"[A-Z][A-Z0-9_]*")  # CORE, VCPU, MEMORY ...: the whole of a line, stripped
 _NAME = re.compile(r"^[A-Za-z0-9_][\w.+#:;~()-]*$")  # a domain name, or _sys_; annotations start otherwise
 
 
@@ -39,26 +39,24 @@ class Devices:
 
 def parse(text: str) -> Devices:
     devices = Devices(None, None)
-    section, header = None, None
-    table: _Columns | None = None  # where the text table's columns the counts read are
+    section: str | None = None
+    table: _Columns | None = None  # the text table's header, once read
     for number, line in enumerate(text.splitlines(), start=1):  # numbered's lines, without a Line for each
         stripped = line.strip()
         if not stripped:
-            if header is not None:  # a text table ends at a blank line
-                section, header = None, None
+            if table is not None:  # a text table ends at a blank line
+                section, table = None, None
             continue
         if stripped[0].isupper() and _SECTION.fullmatch(stripped):  # the first test spares most rows the regex
-            section, header = stripped, None
+            section, table = stripped, None
             continue
         if section is None:
             continue
         if stripped.startswith("|"):
             _parseable_row(devices, section, dict(f.split("=", 1) for f in stripped.split("|") if "=" in f), number)
-        elif header is None:
-            header = stripped.split()
-            table = _Columns(header)
+        elif table is None:
+            table = _Columns(stripped.split())
         else:
-            assert table is not None
             _text_row(devices, section, table, stripped.split(), number)
     if devices.free_cores is None and devices.free_memory_bytes is None and devices.free_vcpus is None:
         raise ParseError("no CORE, VCPU or MEMORY section of ldm list-devices")
