@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Callable
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from advisor.collect.capture import Capture, RawOutput
 from advisor.errors import ParseError
 from advisor.facts.build import build
+from advisor.parsers.text import parse_size
 from advisor.platforms.ldoms.parsers import ldm_devices, ldm_list, ldm_parseable
 from advisor.platforms.ldoms.parsers.info import parse_ldm_version
 from conftest import CAPTURES, FIXTURES
@@ -105,6 +108,23 @@ def test_a_vsw_section_in_a_layout_not_known_is_refused_not_read_as_empty() -> N
     assert err.value.line == 5
 
 
+def _plain_is_header(text: str) -> bool:
+    """ldm_list's header test as first written: each word matched on its own."""
+    import re
+
+    tokens = text.split()
+    return bool(tokens) and "=" not in text and all(re.match(r"^[A-Z][A-Z0-9()_/-]*$", t) for t in tokens)
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=st.one_of(
+    st.text(alphabet="AZ09()_/-=%a \t\u00a0\x1c\n", max_size=30),
+    st.lists(st.sampled_from(["NAME", "NET-DEV", "PVID", "VID(S)", "A/B", "0", "%FREE", "a", "=", "NAME="]),
+             max_size=6).map(" ".join).map(lambda s: "    " + s)))
+def test_a_table_header_is_told_as_word_by_word(text: str) -> None:
+    assert ldm_list._is_header(text) == _plain_is_header(text)
+
+
 def _published(name: str) -> str:
     return (REAL / "ldm-list-devices" / name).read_text().split("\n---\n", 1)[1]
 
@@ -122,6 +142,70 @@ def test_list_devices_counts_free_whole_cores_and_unbound_memory() -> None:
     vcpus = ldm_devices.parse(_published("oracle-ldoms13-admin-pm-list-devices-a-p-cpu-cut.txt"))
     assert (vcpus.free_cores, vcpus.free_vcpus) == (None, 3)  # 1.x lists vCPUs only: whole cores unknown
     assert ldm_devices.parse("VERSION 1.6\nMEMORY\n|pa=0x0|size=268435456|bound=\n").free_memory_bytes == 256 << 20
+
+
+def _plain_list_devices(text: str) -> ldm_devices.Devices:
+    """ldm_devices.parse as first written (a regex on every line, the columns looked up on every row),
+    to compare the faster one with."""
+    import re
+
+    devices = ldm_devices.Devices(None, None)
+    section, header = None, None
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if m := re.match(r"^\s*([A-Z][A-Z0-9_]*)\s*$", line):
+            section, header = m.group(1), None
+            continue
+        if not stripped:
+            if header is not None:
+                section, header = None, None
+            continue
+        if section is None:
+            continue
+        if stripped.startswith("|"):
+            fields = dict(f.split("=", 1) for f in stripped.split("|") if "=" in f)
+            ldm_devices._parseable_row(devices, section, fields, number)
+        elif header is None:
+            header = stripped.split()
+        else:
+            cells = stripped.split()
+            if section == "CORE" and "%FREE" in header and len(cells) > header.index("%FREE"):
+                ldm_devices._add_core(devices, cells[header.index("%FREE")], number)
+            elif section == "VCPU" and "%FREE" in header and len(cells) > header.index("%FREE"):
+                ldm_devices._add_vcpu(devices, cells[header.index("%FREE")])
+            elif section == "MEMORY" and "SIZE" in header and len(cells) > header.index("SIZE"):
+                at = header.index("BOUND") if "BOUND" in header else None
+                bound = cells[at] if at is not None and len(cells) > at and ldm_devices._NAME.match(cells[at]) else None
+                ldm_devices._add_memory(devices, parse_size(cells[header.index("SIZE")]), bound, number)
+    if devices.free_cores is None and devices.free_memory_bytes is None and devices.free_vcpus is None:
+        raise ParseError("no CORE, VCPU or MEMORY section of ldm list-devices")
+    return devices
+
+
+_DEVICES_SECTION = st.sampled_from(["CORE", "VCPU", "MEMORY", "IO", "  CORE  ", "\tMEMORY", "CORE2", "Core", "ÉTAT",
+                                    "VERSION 1.6", "NAME STATE", ""])
+_DEVICES_HEADER = st.sampled_from(["    ID      %FREE   CPUSET", "    PID     %FREE   PM", "    PA    SIZE    BOUND",
+                                   "    PA SIZE", "BOUND SIZE PA", "%FREE ID SIZE BOUND", "", "|pid=8|free=100|pm="])
+_DEVICES_ROW = st.one_of(
+    st.sampled_from(["    0       100     (0, 1, 2, 3)", "    1 0", "  5  50", "    0x0     512K    _sys_", "0x0 8G",
+                     "0x0 8G primary", "0x0 1G ----Free", "0x0 zz", "primary 0x0 2G", "", "   ", "\u00a0",
+                     "|pid=8|free=100|pm=", "|pa=0x0|size=268435456|bound=", "|pa=0|size=9|bound=ldg1", "|free=0"]),
+    st.text(alphabet="CORE %FREIDSZ019|=x\t", max_size=12))
+
+
+@settings(max_examples=400, deadline=None)
+@given(blocks=st.lists(st.tuples(_DEVICES_SECTION, _DEVICES_HEADER, st.lists(_DEVICES_ROW, max_size=5)), max_size=5),
+       end=st.sampled_from(["", "\n", "\r\n"]))
+def test_list_devices_reads_as_its_plain_version_did(blocks: list[tuple[str, str, list[str]]], end: str) -> None:
+    text = "\n".join(line for section, header, rows in blocks for line in (section, header, *rows)) + end
+
+    def outcome(parse: Callable[[str], ldm_devices.Devices]) -> object:
+        try:
+            return parse(text)
+        except ParseError as exc:
+            return ("error", str(exc), exc.line)
+
+    assert outcome(ldm_devices.parse) == outcome(_plain_list_devices)
 
 
 def test_list_devices_without_its_sections_is_refused() -> None:

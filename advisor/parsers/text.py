@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, slots=True)
@@ -14,7 +14,7 @@ class Line:
 
 
 def numbered(text: str) -> list[Line]:
-    return [Line(i, t.rstrip("\r\n")) for i, t in enumerate(text.splitlines(), start=1)]
+    return [Line(i, t) for i, t in enumerate(text.splitlines(), start=1)]  # splitlines leaves no line end
 
 
 # What str.splitlines ends a line at.
@@ -32,9 +32,6 @@ def each_line(text: str) -> Iterator[Line]:
         yield Line(number + 1, text[start:])
 
 
-_TOKEN = re.compile(r"\S+")
-
-
 @dataclass(frozen=True)
 class Header:
     """A table header: column names and where each starts."""
@@ -42,11 +39,21 @@ class Header:
     names: tuple[str, ...]
     starts: tuple[int, ...]
     indent: int
+    unique: bool = field(init=False, repr=False, compare=False)  # no name held twice
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "unique", len(set(self.names)) == len(self.names))  # a frozen dataclass's way
 
     @classmethod
     def parse(cls, text: str) -> "Header":
-        tokens = list(_TOKEN.finditer(text))
-        return cls(tuple(t.group() for t in tokens), tuple(t.start() for t in tokens), tokens[0].start() if tokens else 0)
+        names = tuple(text.split())  # the `\S+` runs of the line
+        starts: list[int] = []
+        end = 0
+        for name in names:  # where each stands: only white space lies between one and the next
+            start = text.find(name, end)
+            starts.append(start)
+            end = start + len(name)
+        return cls(names, tuple(starts), starts[0] if starts else 0)
 
     def split_aligned(self, row: str) -> dict[str, str]:
         """Cells of a row printed under this header with left-aligned columns.
@@ -58,30 +65,33 @@ class Header:
         """
         names, starts = self.names, self.starts  # locals: a listing's every table row comes here
         last = len(names) - 1
-        cells: dict[str, list[str]] = {}
+        cells: dict[str, str] = {}
         shift = 0
         col = -1
-        for tok in _TOKEN.finditer(row):
-            start, end = tok.span()
-            pos = start - shift
-            target = col + 1 if col < last else col
-            # Advance to the last column starting at or before this token.
-            while target < last and starts[target + 1] <= pos:
-                target += 1
-            if target < 0:
-                target = 0
-            if target > col:
-                col = target
-            name = names[col]
-            if name in cells:
-                cells[name].append(tok.group())
-            else:
-                cells[name] = [tok.group()]
+        end = 0
+        for token in row.split():  # found as parse() finds the names (a regex's finditer cost twice as much)
+            start = row.find(token, end)
+            end = start + len(token)
             if col < last:
-                overflow = (end - shift) - (starts[col + 1] - 1)
-                if overflow > 0:
-                    shift += overflow
-        return {name: " ".join(cells[name]) for name in names if name in cells}
+                # Each word opens the next column, or a later one: the last
+                # starting at or before where it would stand without the shift.
+                col += 1
+                pos = start - shift
+                while col < last and starts[col + 1] <= pos:
+                    col += 1
+                if col < last:
+                    overflow = (end - shift) - (starts[col + 1] - 1)
+                    if overflow > 0:
+                        shift += overflow
+            elif col < 0:  # a header of no names: names[0] fails, as it always has
+                col = 0
+            name = names[col]
+            if name in cells:  # the last column's words, or a name the header holds twice
+                cells[name] += " " + token
+            else:
+                cells[name] = token
+        # Cells were met in the columns' order; a name held twice is placed where it first stands.
+        return cells if self.unique else {name: cells[name] for name in names if name in cells}
 
     def split_words(self, row: str) -> dict[str, str]:
         """Cells of a row whose cells are never empty: split on white space, the

@@ -21,17 +21,19 @@ import re
 from advisor.collect.capture import RawOutput
 from advisor.errors import ParseError
 from advisor.platforms.ldoms.parsers.ldm_records import LdmDomain, LdmListing, Record, column_key, flags_from_letters
-from advisor.parsers.text import Header, Line, numbered, parse_int, parse_size
+from advisor.parsers.text import Header, Line, parse_int, parse_size
 
 _SECTION = re.compile(r"^[A-Z][A-Z0-9_-]*$")
-_HEADER_TOKEN = re.compile(r"^[A-Z][A-Z0-9()_/-]*$")
+# A table header: upper-case words (`NAME`, `NET-DEV`; `%FREE` is not one), read
+# in one pass over the line rather than split and each word matched (every row is asked).
+_TABLE_HEADER = re.compile(r"^\s*[A-Z][A-Z0-9()_/-]*(?:\s+[A-Z][A-Z0-9()_/-]*)*\s*$")
 _DASHES = re.compile(r"^-{8,}$")
+_KEY = re.compile(r"[A-Za-z0-9?_.-]+")  # of a `key=value` line
 _ELIDED = re.compile(r"^(?:\.{3,}|…)$")
 
 
 def _is_header(text: str) -> bool:
-    tokens = text.split()
-    return bool(tokens) and "=" not in text and all(_HEADER_TOKEN.match(t) for t in tokens)
+    return _TABLE_HEADER.match(text) is not None
 
 
 def _is_domain_header(text: str) -> bool:
@@ -57,23 +59,24 @@ def _table(section: _Section) -> list[Record]:
     header: Header | None = None
     child: Header | None = None
     for ln in section.lines:
+        text = ln.text
         if header is None:
-            header = Header.parse(ln.text)
+            header = Header.parse(text)
             continue
-        if _is_header(ln.text) and len(ln.text.split()) >= 2:  # a one-word row ("UART") is data
-            if ln.text.split()[0] == header.names[0]:
-                header, child = Header.parse(ln.text), None
+        if _is_header(text) and len(words := text.split()) >= 2:  # a one-word row ("UART") is data
+            if words[0] == header.names[0]:
+                header, child = Header.parse(text), None
             elif rows:
-                child = Header.parse(ln.text)
+                child = Header.parse(text)
             else:
                 raise ParseError(f"sub-table header before any row in {section.name}", line=ln.number)
             continue
-        if child is not None and _indent(ln.text) >= child.indent:
-            cells = child.split_aligned(ln.text)
+        if child is not None and _indent(text) >= child.indent:
+            cells = child.split_aligned(text)
             rows[-1].peers.append(Record({column_key(k): v for k, v in cells.items()}, ln.number))
             continue
         child = None
-        cells = header.split_aligned(ln.text)
+        cells = header.split_aligned(text)
         rows.append(Record({column_key(k): v for k, v in cells.items()}, ln.number))
     return rows
 
@@ -85,7 +88,7 @@ def _key_values(section: _Section) -> dict[str, Record]:
     for ln in section.lines:
         text = ln.text.strip()
         key, sep, value = text.partition("=")
-        if sep and re.fullmatch(r"[A-Za-z0-9?_.-]+", key):
+        if sep and _KEY.fullmatch(key):
             out[key] = Record({key: value}, ln.number)
         elif section.name != "VARIABLES":
             out[text] = Record({text: "true"}, ln.number)
@@ -107,6 +110,11 @@ def _summary(header: Header, ln: Line) -> LdmDomain:
     )
 
 
+# The tables kept, by section: the LdmDomain list each one's rows go to.
+_TARGETS = {"VCPU": "vcpus", "CORE": "cores", "IO": "io", "VSW": "vsws", "NETWORK": "vnets", "VDS": "vds",
+            "DISK": "vdisks"}
+
+
 def _apply(domain: LdmDomain, section: _Section) -> None:
     domain.sections.add(section.name)
     if section.elided:
@@ -119,23 +127,18 @@ def _apply(domain: LdmDomain, section: _Section) -> None:
         return
     if name in ("CONTROL", "CONSTRAINT", "DEPENDENCY", "VARIABLES"):
         target = {"CONTROL": domain.control, "CONSTRAINT": domain.constraint}.get(name)
-        values = _key_values(section)
-        if target is not None:
-            target.update(values)
+        if target is not None:  # DEPENDENCY and VARIABLES are not read
+            target.update(_key_values(section))
         return
-    targets = {
-        "VCPU": domain.vcpus, "CORE": domain.cores, "IO": domain.io, "VSW": domain.vsws,
-        "NETWORK": domain.vnets, "VDS": domain.vds, "DISK": domain.vdisks,
-    }
     if not _is_header(section.lines[0].text):
-        if name in targets:  # a table the rules read, in a layout not known here: never read as empty
+        if name in _TARGETS:  # a table the rules read, in a layout not known here: never read as empty
             raise ParseError(f"{name} of domain {domain.name} is in a layout advisor does not read "
                              f"({' '.join(section.lines[0].text.split())[:60]!r}); "
                              f"`ldm list -l -p` gives the same facts in every release", line=section.lines[0].number)
         return  # UUID, MAC, HOSTID, SOFTSTATE: single values, not used by rules
-    rows = _table(section)
-    if name in targets:
-        targets[name].extend(rows)
+    rows = _table(section)  # read whether kept or not: a table advisor cannot read is an error either way
+    if name in _TARGETS:
+        getattr(domain, _TARGETS[name]).extend(rows)
 
 
 class _Reader:
@@ -204,12 +207,13 @@ class _Reader:
             raise ParseError("expected a 'NAME STATE FLAGS ...' domain header", line=ln.number)
         raise ParseError(f"unexpected line in domain {domain.name}: {stripped[:40]!r}", line=ln.number)
 
-    def line(self, ln: Line) -> None:
-        stripped = ln.text.strip()
-        if _DASHES.match(stripped):
+    def line(self, ln: Line, stripped: str) -> None:
+        """A line that is not blank, and the line stripped."""
+        mark = stripped[0]  # the regexes below are tried only on the lines they can match
+        if mark == "-" and _DASHES.match(stripped):
             self.close_section()
             self.domain = None
-        elif _ELIDED.match(stripped):
+        elif mark in ".…" and _ELIDED.match(stripped):
             self.elision(ln)
         elif not ln.text[0].isspace() and _is_domain_header(ln.text):
             self.close_section()
@@ -225,16 +229,16 @@ class _Reader:
         elif self.section is None:
             raise ParseError("indented line outside any section", line=ln.number)
         else:
-            self.section.lines.append(Line(ln.number, ln.text.expandtabs(8)))
+            self.section.lines.append(Line(ln.number, ln.text.expandtabs(8)) if "\t" in ln.text else ln)
 
 
 def parse(text: str, domain: str | None = None) -> LdmListing:
     """A listing of `ldm list -l`, `ldm list-bindings`, `ldm list` (no sections) or
     `ldm list-constraints`; `domain` is the one its command line names, if any."""
     reader = _Reader(domain)
-    for ln in numbered(text):
-        if ln.text.strip():
-            reader.line(ln)
+    for number, line in enumerate(text.splitlines(), start=1):  # numbered's lines
+        if stripped := line.strip():
+            reader.line(Line(number, line), stripped)
     reader.close_section()
     if reader.awaiting_summary:
         raise ParseError("domain header without a summary row (truncated?)")
