@@ -4,9 +4,9 @@ results, findings, plans, host reports. Field names are a contract (DESIGN.md)."
 import re
 from datetime import datetime, timezone
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
-from pydantic import BaseModel, SerializerFunctionWrapHandler, model_serializer
+from pydantic import BaseModel, Field
 
 from advisor import platform_registry as platforms
 from advisor.changes import Change, RunsIn
@@ -34,6 +34,13 @@ class Severity(str, Enum):
 
 RUNTIME_REASON = "needs run-time data"  # how a run-time rule's not_applicable on a plan begins
 OTHER_PLATFORM = "rule is for"  # how a rule of another platform's not_applicable reason begins
+
+
+def _absent(value: object) -> bool:
+    """A field left out of the report where it has no value (Field's exclude_if). A field's
+    rule, not a wrapping model_serializer: with one, pydantic builds each host's and each
+    finding's data as Python objects before writing their JSON, most of the JSON's cost."""
+    return value is None
 
 
 class Result(BaseModel):
@@ -181,15 +188,9 @@ class Finding(BaseModel):
     source_url: str | None = None
     confidence: Literal["confirmed", "unconfirmed"] = "confirmed"
     waiver: WaiverNote | None = None  # set on waived findings (HostReport.waived)
-    load: MeasuredLoad | None = None  # two samples: what the host carries; left out of the JSON when absent
-
-    @model_serializer(mode="wrap")
-    def _without_absent_load(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        """A finding judged without rates is written as before `load` existed, byte for byte."""
-        data: dict[str, Any] = handler(self)
-        if data.get("load", ...) is None:
-            del data["load"]
-        return data
+    # two samples: what the host carries. Left out when absent: a finding judged without rates is
+    # written as before `load` existed, byte for byte.
+    load: MeasuredLoad | None = Field(default=None, exclude_if=_absent)
 
     @property
     def tag(self) -> str:
@@ -412,15 +413,9 @@ class HostReport(_Headline, BaseModel):
     baseline: BaselineNote | None = None
     plan: ChangePlan | None = None
     collected_at: datetime | None = None  # when the bundle was collected, as its manifest says
-    rates: Rates | None = None  # two samples of the counters (--sample): rates; left out of the JSON when absent
-
-    @model_serializer(mode="wrap")
-    def _without_absent_rates(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        """A report of one sample is written as before `rates` existed, byte for byte."""
-        data: dict[str, Any] = handler(self)
-        if data.get("rates", ...) is None:
-            del data["rates"]
-        return data
+    # two samples of the counters (--sample): rates. Left out when absent: a report of one sample
+    # is written as before `rates` existed, byte for byte.
+    rates: Rates | None = Field(default=None, exclude_if=_absent)
 
     @property
     def node(self) -> str:
