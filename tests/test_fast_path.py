@@ -74,6 +74,7 @@ def test_every_bundled_capture_reviews_the_same_without_the_fast_paths(capture: 
     (["host.ldcs.exists(c, c.name.startsWith('vnet') && c.counters.x > 0)"], {"name", "counters"}),
     (["host.ldcs.exists(b, b.ports.exists(p, p.kind == 'vif'))"], {"ports"}),
     (["'host.ldcs.exists(c, c)' == s.host.ldcs && host.ldcsx.exists(c, c)"], set()),  # a string, a field, another list
+    (["host.ldcs.exists(c, c.a == 1 // (it's a note :)\n && c.b == 'x // y)' && c.d == \"'\")"], {"a", "b", "d"}),
     (["host.ldcs.filter(w, w.on)"], None),  # elements given out whole
     (["size(host.ldcs) > 0"], None),
     (["host.ldcs[0].name == 'x'"], None),

@@ -70,6 +70,7 @@ def reads(source: str) -> dict[str, frozenset[str] | None]:
     return out
 
 
+_TOKENS = re.compile(r"('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")|//[^\n]*")  # a string, or a comment
 _MACRO_AT = re.compile(r"\s*\.\s*(all|exists|exists_one|map|filter)\s*\(\s*([a-z_][a-z0-9_]*)\s*,")
 _COUNTED_AT = re.compile(r"\s*(?:\.\s*size\s*\(\s*\)|[!=]=\s*null\b)")  # `.size()`, `== null`, `!= null`
 _FIELD_AT = re.compile(r"\s*\.\s*([a-z_][a-z0-9_]*)\b(?!\s*\()")  # `.module`, not `.size()`
@@ -101,7 +102,7 @@ def element_fields(path: str, sources: list[str]) -> set[str] | None:
     ref = re.compile(rf"(?<![\w.]){head}\s*\.\s*{re.escape(rest)}\b(?!\s*\.\s*[a-z_][a-z0-9_]*\b(?!\s*\())")
     fields: set[str] = set()
     for source in sources:
-        text = _STRING.sub("''", source)
+        text = _TOKENS.sub(lambda m: "''" if m.group(1) else "", source)  # a `)` in a comment closes nothing
         for found in ref.finditer(text):
             at = found.end()
             while True:
