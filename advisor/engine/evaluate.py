@@ -248,11 +248,12 @@ class Engine:
     def _for_cel(self, host: dict[str, Any], fields: set[str] | None) -> dict[str, Any]:
         """The host's facts as CEL is given them: the fields the rules read, and
         of the records in a list (`host.ldcs`), the fields the rules read of
-        them. The CEL core converts each key of the host once a host (two
+        them. The CEL core converts each key of the host once a host (a few
         microseconds a key), and copies a list whole each time an expression
         reads it (`host.ldcs.exists(...)`); the fields no rule reads (`evidence`,
-        `counters`) were three quarters of the untuned T5's keys. Templates and
-        subjects (`s`) have every field still, from the dump."""
+        `counters`) were three quarters of the untuned T5's context (11.7 kB
+        as JSON, 3.0 kB cut). Templates and subjects (`s`) have every field
+        still, from the dump."""
         out = {}
         for name, value in _cut(host, fields).items():
             keep = self.element_fields.get(name)
