@@ -59,9 +59,49 @@ def test_every_bundled_capture_reviews_the_same_without_the_fast_paths(capture: 
     monkeypatch.setattr(evaluate, "_fields", lambda name, sources: None)
     monkeypatch.setattr(cel_env, "reads", lambda source: {})
     monkeypatch.setattr(cel_env, "bound_once", lambda source: source)
+    monkeypatch.setattr(evaluate, "element_fields", lambda path, sources: None)
     plain = _report(CAPTURES / capture)
     assert fast == plain
     assert again == plain
+
+
+@pytest.mark.parametrize("sources, fields", [
+    (["host.ldcs == null || host.ldcs.exists(c, c.module == 'vnet' || (c.module == 'vsw' && c.lso_enabled != null))",
+      "host.ldcs.map(c, c.lso_enabled == 0 && c.dring_mode in [1, 2], c.name)"],
+     {"module", "lso_enabled", "dring_mode", "name"}),
+    (["host.ldcs.filter(w, w.on == 'on' && w.n > p.few).map(w, w.name)"], {"on", "n", "name"}),  # a filter gives elements
+    (["host.ldcs.filter(w, w.on).size() > 0 && host.ldcs.size() < 9 && host.ldcs != null"], {"on"}),
+    (["host.ldcs.exists(c, c.name.startsWith('vnet') && c.counters.x > 0)"], {"name", "counters"}),
+    (["host.ldcs.exists(b, b.ports.exists(p, p.kind == 'vif'))"], {"ports"}),
+    (["'host.ldcs.exists(c, c)' == s.host.ldcs && host.ldcsx.exists(c, c)"], set()),  # a string, a field, another list
+    (["host.ldcs.exists(c, c.a == 1 // (it's a note :)\n && c.b == 'x // y)' && c.d == \"'\")"], {"a", "b", "d"}),
+    (["host.ldcs.filter(w, w.on)"], None),  # elements given out whole
+    (["size(host.ldcs) > 0"], None),
+    (["host.ldcs[0].name == 'x'"], None),
+    (["host.ldcs.exists(c, c.size() > 1)"], None),
+    (["host.ldcs.exists(c, has(c.name) && c['module'] == 'vnet')"], None),
+    (["host.ldcs.map(c, c)"], None),
+    (["host.ldcs.exists(c, host.links.exists(c, c.x))"], None),  # a name bound again: not followed
+    (["'vnet' in host.ldcs"], None),
+])
+def test_the_fields_read_of_each_element_of_a_list(sources: list[str], fields: set[str] | None) -> None:
+    """The host's CEL context keeps, of each record in a list, the fields the
+    rules read of it: only what is read through a macro's variable is known,
+    and any other use keeps every field."""
+    assert cel_env.element_fields("host.ldcs", sources) == fields
+
+
+@pytest.mark.parametrize("capture", ["t5-primary-untuned", "t2-primary-crowded", "ovm-dom0-pinned", "s10-guest-untuned",
+                                     "linux-gw-untuned"])
+def test_a_review_is_the_same_with_every_field_of_the_hosts_records_given_to_cel(capture: str, monkeypatch) -> None:
+    """Judged with the records in the host's lists cut to the fields the rules
+    read, or whole: the same results, findings, plans and messages (the slow
+    tier compares every bundled capture)."""
+    engine = evaluate.Engine(packs.load([]), policy.load(None))
+    assert engine.element_fields.get("ldcs") and engine.element_fields.get("links")
+    cut = _report(CAPTURES / capture)
+    monkeypatch.setattr(evaluate, "element_fields", lambda path, sources: None)
+    assert _report(CAPTURES / capture) == cut
 
 
 @pytest.mark.parametrize("source, value", [

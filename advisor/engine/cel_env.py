@@ -70,6 +70,62 @@ def reads(source: str) -> dict[str, frozenset[str] | None]:
     return out
 
 
+_TOKENS = re.compile(r"('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")|//[^\n]*")  # a string, or a comment
+_MACRO_AT = re.compile(r"\s*\.\s*(all|exists|exists_one|map|filter)\s*\(\s*([a-z_][a-z0-9_]*)\s*,")
+_COUNTED_AT = re.compile(r"\s*(?:\.\s*size\s*\(\s*\)|[!=]=\s*null\b)")  # `.size()`, `== null`, `!= null`
+_FIELD_AT = re.compile(r"\s*\.\s*([a-z_][a-z0-9_]*)\b(?!\s*\()")  # `.module`, not `.size()`
+
+
+def _closing(text: str, start: int) -> int | None:
+    """Where the parenthesis open before `start` closes (strings blanked out first)."""
+    depth = 1
+    for i in range(start, len(text)):
+        if text[i] == "(":
+            depth += 1
+        elif text[i] == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+    return None
+
+
+def element_fields(path: str, sources: list[str]) -> set[str] | None:
+    """The fields the expressions read of each element of the list at `path`
+    (`host.ldcs`), or None when one may read an element whole. An element is
+    read field by field only through a macro's variable
+    (`host.ldcs.exists(c, c.module == 'vnet')`), perhaps after filters, whose
+    result is elements again (`.filter(w, ...).map(w, w.name)`); besides that,
+    the list may only be counted (`.size()`) or tested for null. Any other
+    use (`size(host.ldcs)`, `host.ldcs[0]`, a filter's result left as it is,
+    a macro's variable given whole) says None."""
+    head, _, rest = path.partition(".")
+    ref = re.compile(rf"(?<![\w.]){head}\s*\.\s*{re.escape(rest)}\b(?!\s*\.\s*[a-z_][a-z0-9_]*\b(?!\s*\())")
+    fields: set[str] = set()
+    for source in sources:
+        text = _TOKENS.sub(lambda m: "''" if m.group(1) else "", source)  # a `)` in a comment closes nothing
+        for found in ref.finditer(text):
+            at = found.end()
+            while True:
+                macro = _MACRO_AT.match(text, at)
+                if macro is None:
+                    if _COUNTED_AT.match(text, at):
+                        break
+                    return None
+                end = _closing(text, macro.end())
+                if end is None:
+                    return None
+                body = text[macro.end():end]
+                for use in re.finditer(rf"(?<![\w.]){macro.group(2)}\b", body):
+                    field = _FIELD_AT.match(body, use.end())
+                    if field is None:
+                        return None
+                    fields.add(field.group(1))
+                if macro.group(1) != "filter":
+                    break
+                at = end + 1
+    return fields
+
+
 class _Lazy:
     """The lazy variables' values and the fields the running expression reads:
     the context's resolver. Kept apart from the Scope, which holds the context:
