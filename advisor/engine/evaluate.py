@@ -11,7 +11,6 @@ import difflib
 import re
 from dataclasses import dataclass
 from typing import Any, Callable
-from weakref import WeakKeyDictionary
 
 from advisor import platform_registry as platforms
 from advisor.changes import Change
@@ -84,6 +83,9 @@ class CompiledRule:
         # None: all of it; a path a rule requires is read as well, by the engine
         read = [e.source for e in self.expressions] + [*rule.requires, *[p for c in rule.checks for p in c.requires]]
         self.host_reads = _fields("host", read)
+        # the fields of its subject read (`s.cores`); None: all of them (`size(s)`). A result on a
+        # subject is made of these and the host fields it reads: `s` is the subject's record dumped
+        self.subject_reads = _fields("s", read)
         if rule.subject == "host":  # its subject, s, is the host
             self.host_reads = _union([self.host_reads, _fields("s", read)])
         _check_reads(rule, where, read)
@@ -213,7 +215,7 @@ class Engine:
             if compiled.host_reads is None or compiled.host_reads & changed:
                 whole.add(rule.id)
             elif attr in changed:
-                moved = _moved(getattr(captured, attr), getattr(facts, attr), namer, _subject_reads(compiled))
+                moved = _moved(getattr(captured, attr), getattr(facts, attr), namer, compiled.subject_reads)
                 if moved is None:
                     whole.add(rule.id)
                 elif moved:  # none of the fields it reads moved: all its results are kept
@@ -553,22 +555,6 @@ def _differ(before: Any, after: Any, reads: set[str] | None) -> bool:
         return bool(before != after)
     # a name read in a string literal ('s.x' in a message) need not be a field: it reads nothing
     return any(getattr(before, name, None) != getattr(after, name, None) for name in reads)
-
-
-_SUBJECT_READS: WeakKeyDictionary[CompiledRule, set[str] | None] = WeakKeyDictionary()  # kept while its rule is
-
-
-def _subject_reads(compiled: CompiledRule) -> set[str] | None:
-    """The fields of its subject (`s.cores`) a rule's expressions and requires
-    read; None: all of them (`size(s)`). A result on a subject is made of these
-    and the host fields the rule reads (`host_reads`) alone: `s` is the
-    subject's record dumped field by field. Worked out once per rule."""
-    if compiled not in _SUBJECT_READS:
-        rule = compiled.rule
-        read = [e.source for e in compiled.expressions] + [*rule.requires,
-                                                           *[p for c in rule.checks for p in c.requires]]
-        _SUBJECT_READS[compiled] = _fields("s", read)
-    return _SUBJECT_READS[compiled]
 
 
 _INT64 = 1 << 63
