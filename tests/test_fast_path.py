@@ -83,6 +83,8 @@ def test_every_bundled_capture_reviews_the_same_without_the_fast_paths(capture: 
     (["host.ldcs.map(c, c)"], None),
     (["host.ldcs.exists(c, host.links.exists(c, c.x))"], None),  # a name bound again: not followed
     (["'vnet' in host.ldcs"], None),
+    (["host . ldcs .exists(c, c.a)"], {"a"}),  # blanks around the dots
+    (["v.ldcs.exists(c, c) && host.ldcs.exists(c, c.b)"], {"b"}),  # another variable's list of that name
 ])
 def test_the_fields_read_of_each_element_of_a_list(sources: list[str], fields: set[str] | None) -> None:
     """The host's CEL context keeps, of each record in a list, the fields the

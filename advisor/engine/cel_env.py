@@ -89,6 +89,16 @@ def _closing(text: str, start: int) -> int | None:
     return None
 
 
+@cache
+def _blanked(source: str) -> str:
+    """The text with its strings emptied and its comments left out: a `)` in them closes nothing."""
+    return _TOKENS.sub(lambda m: "''" if m.group(1) else "", source)
+
+
+# `host.ldcs` where the list itself is used (a map's field, `host.driver_conf.nxge`, is not it)
+_LIST_USE = re.compile(r"(?<![\w.])([a-z_][a-z0-9_]*)\s*\.\s*([a-z_][a-z0-9_]*)\b(?!\s*\.\s*[a-z_][a-z0-9_]*\b(?!\s*\())")
+
+
 def element_fields(path: str, sources: list[str]) -> set[str] | None:
     """The fields the expressions read of each element of the list at `path`
     (`host.ldcs`), or None when one may read an element whole. An element is
@@ -97,13 +107,16 @@ def element_fields(path: str, sources: list[str]) -> set[str] | None:
     result is elements again (`.filter(w, ...).map(w, w.name)`); besides that,
     the list may only be counted (`.size()`) or tested for null. Any other
     use (`size(host.ldcs)`, `host.ldcs[0]`, a filter's result left as it is,
-    a macro's variable given whole) says None."""
+    a macro's variable given whole) says None. `path` is a variable and one field of it."""
     head, _, rest = path.partition(".")
-    ref = re.compile(rf"(?<![\w.]){head}\s*\.\s*{re.escape(rest)}\b(?!\s*\.\s*[a-z_][a-z0-9_]*\b(?!\s*\())")
     fields: set[str] = set()
     for source in sources:
-        text = _TOKENS.sub(lambda m: "''" if m.group(1) else "", source)  # a `)` in a comment closes nothing
-        for found in ref.finditer(text):
+        text = _blanked(source)
+        if rest not in text:  # most texts: the engine asks this of every field of the host, at start
+            continue
+        for found in _LIST_USE.finditer(text):
+            if found.groups() != (head, rest):
+                continue
             at = found.end()
             while True:
                 macro = _MACRO_AT.match(text, at)
