@@ -71,9 +71,11 @@ def reads(source: str) -> dict[str, frozenset[str] | None]:
 
 
 _TOKENS = re.compile(r"('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")|//[^\n]*")  # a string, or a comment
-_MACRO_AT = re.compile(r"\s*\.\s*(all|exists|exists_one|map|filter)\s*\(\s*([a-z_][a-z0-9_]*)\s*,")
-_COUNTED_AT = re.compile(r"\s*(?:\.\s*size\s*\(\s*\)|[!=]=\s*null\b)")  # `.size()`, `== null`, `!= null`
-_FIELD_AT = re.compile(r"\s*\.\s*([a-z_][a-z0-9_]*)\b(?!\s*\()")  # `.module`, not `.size()`
+# What follows a name, matched where the name ends. `(?<!\s)` starts them only at the start of a
+# run of blanks: searched, they would otherwise try every blank of a long run again (quadratic).
+_MACRO_AT = re.compile(r"(?<!\s)\s*\.\s*(all|exists|exists_one|map|filter)\s*\(\s*([a-z_][a-z0-9_]*)\s*,")
+_COUNTED_AT = re.compile(r"(?<!\s)\s*(?:\.\s*size\s*\(\s*\)|[!=]=\s*null\b)")  # `.size()`, `== null`, `!= null`
+_FIELD_AT = re.compile(r"(?<!\s)\s*\.\s*([a-z_][a-z0-9_]*)\b(?!\s*\()")  # `.module`, not `.size()`
 
 
 def _closing(text: str, start: int) -> int | None:
