@@ -220,8 +220,9 @@ def test_a_rule_reading_a_fact_no_record_defines_is_refused_as_its_pack_loads(cl
     assert res.returncode == 2 and res.stderr.strip() == f"advisor: {tmp_path}/mine.yaml: site.x: {said}"
 
 
-def test_a_name_a_rule_binds_or_quotes_is_not_read_as_a_fact(cli, tmp_path: Path) -> None:
-    when = "host.pcpus == null || host.pcpus.all(p, p.pinned_guest_vcpus.size() < p.cpu) || 's.nothing' == ''"
+def test_a_name_a_rule_binds_quotes_or_comments_is_not_read_as_a_fact(cli, tmp_path: Path) -> None:
+    when = ("host.pcpus == null || host.pcpus.all(p, p.pinned_guest_vcpus.size() < p.cpu) || 's.nothing' == ''"
+            " // nor s.nothing in a comment\\n")
     (tmp_path / "mine.yaml").write_text(_SITE_RULE.format(subject="host", when=when).replace("[solaris]", "[linux]"))
     res = cli("review", str(TUNED), "--rules", str(tmp_path))
     assert res.returncode == 0, res.stderr

@@ -71,9 +71,10 @@ def reads(source: str) -> dict[str, frozenset[str] | None]:
 
 
 _TOKENS = re.compile(r"('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")|//[^\n]*")  # a string, or a comment
+MACROS = "all|exists|exists_one|map|filter"  # CEL's macros that bind a name: `.exists(c, c.x)`
 # What follows a name, matched where the name ends. `(?<!\s)` starts them only at the start of a
 # run of blanks: searched, they would otherwise try every blank of a long run again (quadratic).
-_MACRO_AT = re.compile(r"(?<!\s)\s*\.\s*(all|exists|exists_one|map|filter)\s*\(\s*([a-z_][a-z0-9_]*)\s*,")
+_MACRO_AT = re.compile(rf"(?<!\s)\s*\.\s*({MACROS})\s*\(\s*([a-z_][a-z0-9_]*)\s*,")
 _COUNTED_AT = re.compile(r"(?<!\s)\s*(?:\.\s*size\s*\(\s*\)|[!=]=\s*null\b)")  # `.size()`, `== null`, `!= null`
 _FIELD_AT = re.compile(r"(?<!\s)\s*\.\s*([a-z_][a-z0-9_]*)\b(?!\s*\()")  # `.module`, not `.size()`
 
@@ -92,8 +93,9 @@ def _closing(text: str, start: int) -> int | None:
 
 
 @cache
-def _blanked(source: str) -> str:
-    """The text with its strings emptied and its comments left out: a `)` in them closes nothing."""
+def blanked(source: str) -> str:
+    """The expression with its strings emptied and its comments left out, to be
+    read for the names it uses: a name or a `)` in them is not code."""
     return _TOKENS.sub(lambda m: "''" if m.group(1) else "", source)
 
 
@@ -113,7 +115,7 @@ def element_fields(path: str, sources: list[str]) -> set[str] | None:
     head, _, rest = path.partition(".")
     fields: set[str] = set()
     for source in sources:
-        text = _blanked(source)
+        text = blanked(source)
         if rest not in text:  # most texts: the engine asks this of every field of the host, at start
             continue
         for found in _LIST_USE.finditer(text):
@@ -248,9 +250,8 @@ def _forget(source: str) -> None:
         _store(known)
 
 
-_STRING = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 _NAMED = {name: re.compile(rf"(?<![.\w]){name}\b") for name in LAZY}  # `host.s` is a field, not the variable
-_BOUND = {name: re.compile(rf"\.\s*(?:all|exists|exists_one|map|filter)\s*\(\s*{name}\s*,") for name in LAZY}
+_BOUND = {name: re.compile(rf"\.\s*(?:{MACROS})\s*\(\s*{name}\s*,") for name in LAZY}
 
 
 def bound_once(source: str) -> str:
@@ -259,7 +260,7 @@ def bound_once(source: str) -> str:
     the resolver, and converts its answer, at every reference (a few to tens of
     microseconds a value, with every dict key tried as an int first); inside the
     comprehension `s` is a CEL value already. Its result and its errors are E's."""
-    text = _STRING.sub("''", source)
+    text = blanked(source)
     for name in LAZY:
         if len(_NAMED[name].findall(text)) > 1 and not _BOUND[name].search(text):  # `.all(p, p.x)`: that p is not ours
             source = f"[{name}].map({name}, {source}\n)[0]"  # the line break ends a trailing `// comment`

@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from advisor import platform_registry as platforms
 from advisor.changes import Change
-from advisor.engine.cel_env import Expr, Scope, element_fields, remember_checked
+from advisor.engine.cel_env import MACROS, Expr, Scope, blanked, element_fields, remember_checked
 from advisor.engine.cel_env import fields_read as _fields
 from advisor.engine.inputs import command_family, input_for
 from advisor.engine.model import TEMPLATE, Check, Rule
@@ -87,7 +87,7 @@ class CompiledRule:
         # subject is made of these and the host fields it reads: `s` is the subject's record dumped
         self.subject_reads = _fields("s", read)
         if rule.subject == "host":  # its subject, s, is the host
-            self.host_reads = _union([self.host_reads, _fields("s", read)])
+            self.host_reads = _union([self.host_reads, self.subject_reads])
         _check_reads(rule, where, read)
         texts = [rule.message, rule.observed, rule.expected, *[t for r in rule.remediation for t in r.templates],
                  *[t for c in rule.checks for t in (c.message, c.observed, c.expected) if t]]
@@ -95,9 +95,8 @@ class CompiledRule:
             _check_template(template, rule, where)
 
 
-_STRING = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 _READ = re.compile(r"(?<![\w.])(s|host|p|v)\s*\.\s*([a-z_][a-z0-9_]*)")
-_BOUND = re.compile(r"\.\s*(?:all|exists|exists_one|map|filter)\s*\(\s*([a-z_][a-z0-9_]*)\s*,")
+_BOUND = re.compile(rf"\.\s*(?:{MACROS})\s*\(\s*([a-z_][a-z0-9_]*)\s*,")
 
 
 def _check_reads(rule: Rule, where: str, sources: list[str]) -> None:
@@ -111,7 +110,7 @@ def _check_reads(rule: Rule, where: str, sources: list[str]) -> None:
              "s": (f"a {rule.subject}'s facts", host if attr is None else set(subject.fields()) if subject else None),
              "p": ("its params", set(rule.params)), "v": ("its let", set(rule.let))}
     for source in sources:
-        text = _STRING.sub("''", source)
+        text = blanked(source)
         bound = set(_BOUND.findall(text))  # `pcpus.all(p, p.x)`: that p is each element, not the params
         for ns, name in _READ.findall(text):
             what, names = known[ns]
