@@ -361,7 +361,9 @@ def collector_script(
     try:
         if sudo and pfexec:
             raise InputError("--sudo and --pfexec exclude each other")
-        sys.stdout.write(script.render(platform.value, "sudo" if sudo else "pfexec" if pfexec else None))
+        text = script.render(platform.value, "sudo" if sudo else "pfexec" if pfexec else None)
+        with _command("advisor.commands.stdout").to_stdout() as out:
+            out.write(text)
     except AdvisorError as exc:
         _die(str(exc))
 
@@ -439,9 +441,6 @@ def run(args: list[str]) -> int:
     runs, and what the fast tier of the tests calls."""
     try:
         app(args=args, prog_name="advisor")
-    except BrokenPipeError:
-        sys.stderr.close()
-        return EXIT_OK
     except SystemExit as exc:
         if exc.code is not None and not isinstance(exc.code, int):
             print(exc.code, file=sys.stderr)

@@ -19,6 +19,7 @@ from advisor.collect.offline import load_bundle
 from advisor.collect.ssh import KnownHosts, SshOptions
 from advisor.collect.targets import Target
 from advisor.commands import output
+from advisor.commands.stdout import to_stdout
 from advisor.errors import InputError
 from advisor.engine import packs, policy as policy_mod
 from advisor.engine.evaluate import Engine
@@ -86,7 +87,8 @@ def run_collect(targets: list[Target], options: SshOptions, privilege: str | Non
         if c.settings_error:
             output.say(f"advisor: {c.settings_error}")
         if c.bundle is not None:
-            print(f"{c.target.alias}: {c.bundle}")
+            with to_stdout() as out:
+                print(f"{c.target.alias}: {c.bundle}", file=out)
         else:
             failed += 1
             output.say(f"advisor: {c.target.alias}: not collected: {c.error}")

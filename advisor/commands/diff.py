@@ -4,7 +4,6 @@ with their kstat counters compared)."""
 from __future__ import annotations
 
 import functools
-import sys
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -12,6 +11,7 @@ from pydantic import ValidationError
 from advisor import datafile
 from advisor.collect.offline import Loader
 from advisor.commands import output
+from advisor.commands.stdout import to_stdout
 from advisor.engine import packs
 from advisor.engine import policy as policy_mod
 from advisor.engine.evaluate import Engine
@@ -75,7 +75,8 @@ def run_diff(old: Path, new: Path, fmt: str, out: Path | None, fail_on: str, pol
     text = {"table": diff_render.text, "markdown": diff_render.markdown,
             "json": lambda d: d.model_dump_json(indent=2) + "\n"}[fmt](result)
     if out is None:
-        sys.stdout.write(text)
+        with to_stdout() as stream:
+            stream.write(text)
     else:
         output.write_file(out, functools.partial(output.put, text))
     for e in result.errors:

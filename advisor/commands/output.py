@@ -14,6 +14,7 @@ from typing import TextIO, TypeVar
 from pydantic import BaseModel
 
 from advisor import __version__, scratch
+from advisor.commands.stdout import to_stdout
 from advisor.engine.model import Rule
 from advisor.errors import InputError, printable
 from advisor.report import stream
@@ -173,11 +174,14 @@ class _Scripts:
         if not self.into_folder:
             text = next(iter(self.held.values()), "")
             if self.output is None:
-                sys.stdout.write(text)
+                with to_stdout() as out:
+                    out.write(text)
             else:
                 write_file(self.output, functools.partial(put, text))
         elif self.taken:
-            print(printable(f"wrote {len(self.taken)} script(s) into {self.output}: {', '.join(sorted(self.taken))}"))
+            with to_stdout() as out:
+                print(printable(f"wrote {len(self.taken)} script(s) into {self.output}: {', '.join(sorted(self.taken))}"),
+                      file=out)
 
 
 class Reports:
@@ -230,12 +234,14 @@ class Reports:
         for (fmt, path), spill in zip(self.targets, self.spills):
             chosen = fleet if fmt in _ESCAPING else shown
             if path is None:
-                spill.assemble(chosen, sys.stdout)
+                with to_stdout() as out:
+                    spill.assemble(chosen, out)
                 continue
             write_file(path, functools.partial(spill.assemble, chosen))
             written.append(str(path))
         if written and self.into_folder:
-            print(printable(f"wrote {', '.join(written)}"))
+            with to_stdout() as out:
+                print(printable(f"wrote {', '.join(written)}"), file=out)
         return fleet
 
     def close(self) -> None:

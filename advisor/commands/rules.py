@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
+from advisor.commands.stdout import to_stdout
 from advisor.engine import explain, packs
 from advisor.engine.model import Rule
 from advisor.errors import InputError
@@ -17,7 +17,7 @@ def list_rules(rule_dirs: list[Path]) -> None:
     for rule in sorted(packs.load(rule_dirs), key=lambda r: r.id):
         sev = "/".join(s.value for s in sorted(rule.check_severities(), key=lambda s: -s.rank))
         rows.append([rule.id, sev, rule.subject, rule.title])
-    with Output(sys.stdout) as out:
+    with to_stdout() as stdout, Output(stdout) as out:
         titled_table(out, None, ["id", "severity", "subject", "title"], rows, wrapping={3})
 
 
@@ -29,7 +29,7 @@ def show_rule(rule_id: str, rule_dirs: list[Path], cel: bool = False) -> None:
         close = [r for r in rules if rule_id.split(".")[-1] in r]
         hint = f" (did you mean {', '.join(sorted(close))}?)" if close else ""
         raise InputError(f"no rule {rule_id!r}{hint}")
-    with Output(sys.stdout) as out:
+    with to_stdout() as stdout, Output(stdout) as out:
         _about(rule, out)
         _failures(rule, out, cel)
         _remediation(rule, out, cel)
