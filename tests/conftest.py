@@ -75,6 +75,18 @@ def run_cli(*args: str, cwd: Path | None = None, input: str | None = None, timeo
                           cwd=cwd or ROOT, env=_env(env), input=input, timeout=timeout)
 
 
+def run_cli_reader_gone(*args: str, cwd: Path | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """The command line in a process of its own whose stdout is a pipe the reader
+    has already left (`advisor ... | head`, at its worst): its first write fails."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        return subprocess.run([*_entry_point(), *args], stdout=write, stderr=subprocess.PIPE, text=True,
+                              env=_env(None), cwd=cwd or ROOT, timeout=timeout)
+    finally:
+        os.close(write)
+
+
 def _run_here(args: list[str], cwd: Path, input: str | None, environ: dict[str, str],
               timeout: float) -> subprocess.CompletedProcess[str]:
     """advisor.cli.run in this process, with its own environment, folder and

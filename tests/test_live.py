@@ -16,7 +16,7 @@ from advisor.collect import allowlist
 from advisor.collect.live import collect_host
 from advisor.collect.ssh import Session, SshOptions
 from advisor.collect.targets import Target
-from conftest import CAPTURES, comparable, run_cli
+from conftest import CAPTURES, comparable, run_cli, run_cli_reader_gone
 from sshd_harness import Sshd, keygen, ssh_config
 
 pytestmark = pytest.mark.slow  # a real OpenSSH server and paramiko hosts
@@ -175,6 +175,15 @@ def test_collect_writes_private_atomic_bundles_that_review_reads(sshd, access, t
     assert by_cmd["showrev -p"]["exit_status"] == 127 and "not found" in by_cmd["showrev -p"]["stderr"]
     reviewed = json.loads(run_cli("review", str(out), "-f", "json").stdout)["hosts"][0]
     assert {"ldoms.dring-mode", "ldoms.vf-mtu"} <= {f["rule"] for f in reviewed["findings"]}
+
+
+def test_collect_whose_stdout_reader_left_still_saves_every_bundle_and_says_who_failed(sshd, access, tmp_path) -> None:
+    """collect names each bundle on stdout; a reader gone before the first name changes nothing else."""
+    out = tmp_path / "captures"
+    res = run_cli_reader_gone("collect", "127.0.0.7", "127.0.0.9", *access, "-o", str(out), "--connect-timeout", "3")
+    assert res.returncode == 3
+    assert [line.split(": not collected: ")[0] for line in res.stderr.splitlines()] == ["advisor: 127.0.0.9"]
+    assert (out / "127.0.0.7" / "manifest.yaml").is_file() and (out / "127.0.0.7" / "kstat-p.txt").is_file()
 
 
 def test_collect_with_sample_reads_the_counters_twice_and_audit_reports_their_rates(sshd, access, tmp_path) -> None:

@@ -7,27 +7,16 @@ own with its stdout a pipe whose reader has already left, so its first write fai
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from conftest import CAPTURES, _entry_point, _env
+from conftest import CAPTURES, _entry_point, _env, run_cli_reader_gone
 
 UNTUNED = CAPTURES / "t5-primary-untuned"
 TUNED = CAPTURES / "t5-primary-tuned"
 AFTER = CAPTURES.parent / "diff" / "t5-primary-after"  # the untuned T5 with most of its findings fixed
-
-
-def _reader_gone(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    read, write = os.pipe()
-    os.close(read)  # the reader left before the first line
-    try:
-        return subprocess.run([*_entry_point(), *args], stdout=write, stderr=subprocess.PIPE, text=True,
-                              env=_env(None), cwd=cwd, timeout=120)
-    finally:
-        os.close(write)
 
 
 @pytest.mark.parametrize(("args", "status"), [
@@ -42,7 +31,7 @@ def _reader_gone(*args: str, cwd: Path | None = None) -> subprocess.CompletedPro
     (["diff", str(AFTER), str(UNTUNED), "--fail-on", "low"], 1),  # what was fixed came back
 ])
 def test_a_reader_leaving_early_leaves_the_exit_status_as_it_is(args: list[str], status: int) -> None:
-    done = _reader_gone(*args)
+    done = run_cli_reader_gone(*args)
     assert done.returncode == status, done.stderr
     said = done.stderr.splitlines()
     assert all(line.startswith("advisor: does-not-exist") for line in said), said  # no traceback, no pipe error
@@ -50,7 +39,7 @@ def test_a_reader_leaving_early_leaves_the_exit_status_as_it_is(args: list[str],
 
 
 def test_a_gate_whose_reader_left_still_says_its_verdict_on_stderr() -> None:
-    done = _reader_gone("gate", str(UNTUNED))
+    done = run_cli_reader_gone("gate", str(UNTUNED))
     assert done.returncode == 1
     assert done.stderr.splitlines() == [
         "advisor gate: failed: 16 finding(s) at or above medium (1 host(s), lowest score 26.2)"]
@@ -61,7 +50,7 @@ def test_reports_written_into_a_folder_are_whole_when_the_reader_of_stdout_left(
     read = subprocess.run([*_entry_point(), "review", str(UNTUNED), "-f", "json,script", "-o", f"{tmp_path}/read/"],
                           capture_output=True, text=True, env=_env(None), timeout=120)
     assert read.returncode == 0 and read.stdout.startswith("wrote "), read.stderr
-    done = _reader_gone("review", str(UNTUNED), "-f", "json,script", "-o", f"{tmp_path}/gone/")
+    done = run_cli_reader_gone("review", str(UNTUNED), "-f", "json,script", "-o", f"{tmp_path}/gone/")
     assert (done.returncode, done.stderr) == (0, "")
     written = sorted(p.name for p in (tmp_path / "gone").iterdir())
     assert written == sorted(p.name for p in (tmp_path / "read").iterdir())
