@@ -80,6 +80,15 @@ class Command:
     fallback_id: str | None = None  # the fallback's own command id, when its output differs
     per_item: bool = False  # output is MARKER-separated sections, one file per interface
     sampled: bool = False  # run again after `--sample` DURATION: its second output is `<id>~2` (SECOND)
+    item: str | None = None  # what a per-item command runs for one item ($i): `ethtool -k "$i"`
+    fallback_item: str | None = None  # the same, of its fallback
+
+    @classmethod
+    def each(cls, id: str, loop: Loop, fallback: Loop | None = None, fallback_id: str | None = None,
+             sampled: bool = False) -> Command:
+        """A per-item command: its loop as the line sent, and what it runs for one item kept as declared."""
+        return cls(id, loop.line, fallback.line if fallback else None, fallback_id, per_item=True, sampled=sampled,
+                   item=loop.command, fallback_item=fallback.command if fallback else None)
 
     @property
     def file(self) -> str:
@@ -146,26 +155,26 @@ class Pack:
         return self.family is None and self.extends is None
 
 
-def each(items: str, command: str) -> str:
-    """One fixed loop for a per-item command: `command` (which names the item
-    as $i) for each item `items` lists, in MARKER-separated sections with their exit status."""
-    return f"for i in `{items}`; do echo \"{MARKER}$i\"; {command} 2>&1; echo \"{EXIT_MARKER}$?\"; done"
+@dataclass(frozen=True)
+class Loop:
+    """A per-item command: `command`, which names the item as $i, run for each
+    item `items` lists, in MARKER-separated sections with their exit status.
+    `by_line`: one item a line of what `items` prints, for names that may hold
+    blanks (a libvirt domain). `guard` runs first in the same shell: its
+    `exit 1` ends the loop before it starts (nwmgr on HP-UX 11i v3 only)."""
 
+    items: str
+    command: str
+    by_line: bool = False
+    guard: str = ""
 
-# what `each` and `each_line` run for one item: `ethtool -k "$i"` in `...; echo "@@advisor $i"; ethtool -k "$i" 2>&1; ...`
-_ITEM_COMMAND = re.compile(re.escape(f'echo "{MARKER}$i"; ') + r'(?P<command>[^;]+?)(?: < /dev/null)? 2>&1;')
-
-
-def item_command(loop: str) -> str | None:
-    """The command a loop made by `each` or `each_line` runs for one item (`ethtool -k "$i"`), or None."""
-    m = _ITEM_COMMAND.search(loop)
-    return m.group("command") if m else None
-
-
-def each_line(items: str, command: str) -> str:
-    """`each` for items that may hold blanks (a libvirt domain name): one item a
-    line of what `items` prints, blank lines skipped. Bourne shell: `read` without
-    -r (Solaris 10 /bin/sh has none), and the command reads no standard input,
-    which holds the rest of the list."""
-    return (f"{items} | while read i; do [ -n \"$i\" ] || continue; echo \"{MARKER}$i\"; {command} < /dev/null 2>&1; "
-            f"echo \"{EXIT_MARKER}$?\"; done")
+    @property
+    def line(self) -> str:
+        """What is sent. Bourne shell: `read` without -r (Solaris 10 /bin/sh has
+        none), and in a line-by-line loop the command reads no standard input,
+        which holds the rest of the list."""
+        if not self.by_line:
+            return (f"{self.guard}for i in `{self.items}`; do echo \"{MARKER}$i\"; {self.command} 2>&1; "
+                    f"echo \"{EXIT_MARKER}$?\"; done")
+        return (f"{self.guard}{self.items} | while read i; do [ -n \"$i\" ] || continue; echo \"{MARKER}$i\"; "
+                f"{self.command} < /dev/null 2>&1; echo \"{EXIT_MARKER}$?\"; done")

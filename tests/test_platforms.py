@@ -37,6 +37,23 @@ def test_what_a_pack_collects_is_an_output_its_family_declares_with_a_bundle_nam
             assert command_id_for_name(name) == (command.id if not command.per_item else f"{command.id}@eth0")
 
 
+def test_a_per_item_command_names_the_output_of_one_item_by_what_its_loop_runs_for_it() -> None:
+    """The command a file of one item is the output of (shown as its evidence, and what a pasted session of
+    it is known by) is what the collection's loop runs for that item, kept as declared."""
+    from advisor.collect.commands import command_line
+
+    loops = [c for p in platforms.packs() for c in p.collect if c.per_item]
+    assert {c.id for c in loops} == {"ethtool-k", "ethtool-c", "ethtool-i", "ethtool", "ethtool-stats", "nwmgr-vmtu",
+                                     "nwmgr-attrs", "lanadmin-g", "virsh-vcpupin", "virsh-domiflist"}
+    for c in loops:
+        assert c.item is not None and f"; {c.item} " in c.line, c.id  # run once per item, as declared
+        assert (c.fallback_item is None) == (c.fallback is None) and (c.fallback is None or c.fallback_item in c.fallback)
+    assert {cid: command_line(f"{cid}@lan0") for cid in ("nwmgr-vmtu", "lanadmin-vmtu", "lanadmin-g", "ethtool-k",
+                                                         "virsh-vcpupin")} == {
+        "nwmgr-vmtu": "nwmgr -g -A vmtu -c lan0", "lanadmin-vmtu": "lanadmin -x vmtu lan0",
+        "lanadmin-g": "lanadmin -g lan0", "ethtool-k": "ethtool -k lan0", "virsh-vcpupin": "virsh vcpupin lan0"}
+
+
 def test_every_parser_a_pack_names_is_there() -> None:
     for cid, known in platforms.outputs().items():
         if known.output.parser is not None:

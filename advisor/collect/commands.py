@@ -7,7 +7,7 @@ import re
 from functools import cache
 
 from advisor import platform_registry as platforms
-from advisor.platform_spec import SECOND, item_command
+from advisor.platform_spec import SECOND
 
 _ITEM = r"[\w.:-]+"
 
@@ -64,8 +64,8 @@ def _loops() -> dict[str, str]:
     out: dict[str, str] = {}
     for p in platforms.packs():
         for c in p.collect:
-            for cid, line in ((c.id, c.line), (c.fallback_id or c.id, c.fallback)):
-                if c.per_item and line and (run := item_command(line)) is not None:
+            for cid, run in ((c.id, c.item), (c.fallback_id or c.id, c.fallback_item)):
+                if run is not None:
                     out.setdefault(cid, run)
     return out
 

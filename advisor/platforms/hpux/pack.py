@@ -2,15 +2,15 @@
 
 import re
 
-from advisor.platform_spec import Command, Family, Output, Pack, Pattern, Subject, each
+from advisor.platform_spec import Command, Family, Loop, Output, Pack, Pattern, Subject
 
 # nwmgr is 11i v3's: its commands stop at once elsewhere (v1/v2 take the lanadmin fallback).
 _V3_ONLY = "[ `uname -r` = B.11.31 ] || exit 1; "
 
 
-def _each_lan(command: str) -> str:
+def _each_lan(command: str) -> Loop:
     """Over the lanN interfaces lanscan lists, on 11i v3 only."""
-    return _V3_ONLY + each("lanscan -i | awk '{print $1}'", f"{command} -c $i")
+    return Loop("lanscan -i | awk '{print $1}'", f"{command} -c $i", guard=_V3_ONLY)
 
 
 PACK = Pack(
@@ -50,11 +50,11 @@ PACK = Pack(
         Command("lanscan", "lanscan; lanscan -q"),
         Command("lanscan-v", "lanscan -v"),
         Command("nwmgr", f"{_V3_ONLY}nwmgr"),
-        Command("nwmgr-vmtu", _each_lan("nwmgr -g -A vmtu"),
-                fallback=each("lanscan -p", "lanadmin -x vmtu $i"), fallback_id="lanadmin-vmtu", per_item=True),
-        Command("nwmgr-attrs", _each_lan("nwmgr -g -A all"), per_item=True),  # speed, link state, checksum offload
+        Command.each("nwmgr-vmtu", _each_lan("nwmgr -g -A vmtu"),
+                     fallback=Loop("lanscan -p", "lanadmin -x vmtu $i"), fallback_id="lanadmin-vmtu"),
+        Command.each("nwmgr-attrs", _each_lan("nwmgr -g -A all")),  # speed, link state, checksum offload
         # MIB-II counters per PPA, read twice with --sample for rates (issue #29)
-        Command("lanadmin-g", each("lanscan -p", "lanadmin -g $i"), per_item=True, sampled=True),
+        Command.each("lanadmin-g", Loop("lanscan -p", "lanadmin -g $i"), sampled=True),
     ),
     lines=(("lanscan", "lines:lanscan"), ("nwmgr", "lines:nwmgr"), ("lanadmin", "lines:lanadmin")),
     subjects=(Subject("lan", "lan_interfaces", "interface", lambda lan: f"interface {lan.name}"),),

@@ -7,14 +7,14 @@ published study backs one), so the pack declares no change operations and no rul
 
 import re
 
-from advisor.platform_spec import Command, Output, Pack, Pattern, each_line
+from advisor.platform_spec import Command, Loop, Output, Pack, Pattern
 
 _DOMAINS = "virsh list --name"  # one running domain a line, then a blank line
 
 
-def _each_domain(command: str) -> str:
+def _each_domain(command: str) -> Loop:
     """Over the running domains `virsh list --name` lists, one a line: a name may hold blanks."""
-    return each_line(_DOMAINS, f"{command} \"$i\"")
+    return Loop(_DOMAINS, f"{command} \"$i\"", by_line=True)
 
 
 PACK = Pack(
@@ -33,8 +33,8 @@ PACK = Pack(
     ),
     collect=(
         Command("virsh-list", "virsh list --all"),
-        Command("virsh-vcpupin", _each_domain("virsh vcpupin"), per_item=True),
-        Command("virsh-domiflist", _each_domain("virsh domiflist"), per_item=True),
+        Command.each("virsh-vcpupin", _each_domain("virsh vcpupin")),
+        Command.each("virsh-domiflist", _each_domain("virsh domiflist")),
     ),
     lines=(("virsh", "lines:command_id"),),
     reads=(("host.kvm_guests", "virsh list --all, and virsh vcpupin and virsh domiflist of each guest"),),

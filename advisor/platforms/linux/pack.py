@@ -2,16 +2,16 @@
 
 import re
 
-from advisor.platform_spec import Command, Family, Output, Pack, Pattern, Subject, each
+from advisor.platform_spec import Command, Family, Loop, Output, Pack, Pattern, Subject
 
 
 # Another ethtool query of one interface (`ethtool -T eth0`, `ethtool -m eth0`): it ends the output before it.
 _OTHER_LINES = (Pattern(r"^ethtool(?:[ \t]+--?[A-Za-z][\w-]*)?[ \t]+[A-Za-z][\w.:@-]*$"),)
 
 
-def _each_interface(command: str) -> str:
+def _each_interface(command: str) -> Loop:
     """Over the interfaces `ip -o link` lists (peer suffixes dropped)."""
-    return each("ip -o link | awk -F': ' '{print $2}' | sed 's/@.*//'", f"{command} \"$i\"")
+    return Loop("ip -o link | awk -F': ' '{print $2}' | sed 's/@.*//'", f"{command} \"$i\"")
 
 
 PACK = Pack(
@@ -69,12 +69,12 @@ PACK = Pack(
         Command("brctl-show", "brctl show"),
         Command("sysctl-net", "sysctl -a 2>/dev/null | grep '^net\\.'"),
         Command("lspci-vv", "lspci -vv"),
-        Command("ethtool-k", _each_interface("ethtool -k"), per_item=True),
-        Command("ethtool-c", _each_interface("ethtool -c"), per_item=True),
-        Command("ethtool-i", _each_interface("ethtool -i"), per_item=True),
-        Command("ethtool", _each_interface("ethtool"), per_item=True),
+        Command.each("ethtool-k", _each_interface("ethtool -k")),
+        Command.each("ethtool-c", _each_interface("ethtool -c")),
+        Command.each("ethtool-i", _each_interface("ethtool -i")),
+        Command.each("ethtool", _each_interface("ethtool")),
         Command("proc-net-dev", "cat /proc/net/dev", sampled=True),
-        Command("ethtool-stats", _each_interface("ethtool -S"), per_item=True, sampled=True),
+        Command.each("ethtool-stats", _each_interface("ethtool -S"), sampled=True),
     ),
     lines=(("brctl", "lines:brctl"), ("ip", "lines:ip"), ("ethtool", "lines:ethtool"), ("sysctl", "lines:sysctl"),
            ("lspci", "lines:lspci"), ("cat", "lines:shown_file"), ("more", "lines:shown_file"),
