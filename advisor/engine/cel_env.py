@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import marshal
 import re
 from functools import cache
 from typing import Any
@@ -154,8 +155,11 @@ class _Lazy:
         self.reading: dict[str, frozenset[str] | None] = {}
 
     def __call__(self, name: str) -> Any:
+        return self.view(name, self.reading.get(name))
+
+    def view(self, name: str, fields: frozenset[str] | None) -> Any:
+        """The variable as an expression reading `fields` of it (None: all) is given it."""
         value = self.values.get(name)
-        fields = self.reading.get(name)
         if fields is None or not isinstance(value, dict):
             return value
         return {k: value[k] for k in fields if k in value}
@@ -181,6 +185,9 @@ class Scope:
         eager = {k: None if k in self.LAZY else v for k, v in {**variables, **(cel or {})}.items()}
         self.ctx = _cel.Context(variables=eager, functions=FUNCTIONS)
         self.ctx.set_variable_resolver(self.lazy)
+        # Each outcome of an expression in this scope, by its text and what it read of the lazy
+        # variables (Expr._remembered); the eager ones (host, intent) do not change while a scope lives.
+        self.outcomes: dict[tuple[Any, ...], tuple[bool, Any]] = {}
 
     def set(self, name: str, value: Any) -> None:
         self.ns[name] = value
@@ -306,13 +313,61 @@ class Expr:
         return self._program
 
     def run(self, scope: Scope) -> Any:
-        scope.lazy.reading = self.reads
-        return self.program.execute(scope.ctx)
+        if self.reads:
+            return self._remembered(scope)
+        return self.program.execute(scope.ctx)  # host and intent alone: as fast to run as to look up
 
     def test(self, scope: Scope) -> bool:
         """A condition: true or false, or TypeError when a fact it needs is unknown."""
-        scope.lazy.reading = self.reads
-        value = self.program.execute(scope.ctx)
+        value = self._remembered(scope) if self.reads else self.program.execute(scope.ctx)
         if not isinstance(value, bool):
             raise TypeError(f"condition gave {value!r}, not true or false")
         return value
+
+    def _remembered(self, scope: Scope) -> Any:
+        """The expression's outcome, run once per scope and per value of what it
+        reads of the lazy variables. The CEL core converts a lazy variable's
+        value at each reference, with every key of a map tried as a number first
+        (several microseconds a value), while a program's outcome depends only
+        on its variables, and the eager ones (host, intent) do not change while
+        a scope lives: so `s.dring_mode != 4` runs once per distinct dring_mode
+        of a host's channels, not once per channel. An error is raised again alike."""
+        try:
+            # marshal writes each value with its exact type (1, 1.0 and true differ, and so do
+            # 0.0 and -0.0, unlike in a Python key) and refuses any type but the plain ones
+            key = self.source, marshal.dumps([scope.lazy.view(name, fields) for name, fields in self.reads.items()], 2)
+        except ValueError:  # a value of another type: run every time
+            scope.lazy.reading = self.reads
+            return self.program.execute(scope.ctx)
+        known = scope.outcomes.get(key)
+        if known is None:
+            scope.lazy.reading = self.reads
+            try:
+                known = (True, self.program.execute(scope.ctx))
+            except _REPEATABLE as exc:
+                if type(exc) not in _REPEATABLE or _CALLS.search(blanked(self.source)):
+                    raise
+                known = (False, (type(exc), exc.args))  # not the exception: its traceback holds the scope
+            scope.outcomes[key] = known
+        ok, value = known
+        if not ok:
+            kind, args = value
+            raise kind(*args)
+        return _fresh(value) if type(value) is list or type(value) is dict else value
+
+
+# The errors the CEL core raises, remembered as their type and arguments and
+# raised again alike. One raised in a text that calls a Python function is not
+# remembered: the core prints each such failure to stderr as it happens.
+_REPEATABLE = (TypeError, KeyError, IndexError, ValueError, RuntimeError, OverflowError, ZeroDivisionError)
+_CALLS = re.compile(rf"\b(?:{'|'.join(FUNCTIONS)})\s*\(")
+
+
+def _fresh(value: Any) -> Any:
+    """A remembered value as a new run would give it: lists and maps new, so
+    that no caller changes another's."""
+    if isinstance(value, list):
+        return [_fresh(item) for item in value]
+    if isinstance(value, dict):
+        return {k: _fresh(item) for k, item in value.items()}
+    return value

@@ -1,0 +1,148 @@
+"""An expression's outcome is remembered per scope and per value of what it reads.
+
+The CEL core converts a lazy variable (p, s, v) at each reference, so an
+expression that reads the same values again within one host's judgment (a
+channel's dring_mode, a `let` that reads the host alone) is run once, and its
+value or its error handed back alike (cel_env.Expr._remembered). Each test
+holds that to a run of the core every time.
+"""
+
+from __future__ import annotations
+
+import datetime
+import math
+from typing import Any
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from advisor.engine import cel_env
+from conftest import CAPTURES
+from test_fast_path import _report
+
+
+def _direct(expr: cel_env.Expr, scope: cel_env.Scope) -> Any:
+    """The outcome as the core gives it, run now."""
+    scope.lazy.reading = expr.reads
+    return expr.program.execute(scope.ctx)
+
+
+def _exact(value: Any) -> Any:
+    """A value to compare: each scalar with its type (a NaN as its bits: it is not equal to itself),
+    a map's items in any order (the core's maps keep none)."""
+    if isinstance(value, float):
+        return float, value.hex()
+    if isinstance(value, dict):
+        return dict, sorted((repr(k), _exact(v)) for k, v in value.items())
+    if isinstance(value, list):
+        return list, [_exact(v) for v in value]
+    return type(value), value
+
+
+def _outcome(run, *args) -> tuple[str, Any]:
+    try:
+        value = run(*args)
+    except Exception as exc:  # noqa: BLE001 - the error is the outcome compared
+        return "error", (type(exc), str(exc))
+    return "value", _exact(value)
+
+
+@pytest.mark.parametrize("capture", ["t5-primary-untuned", "t2-primary-crowded", "s11-guest-untuned",
+                                     "ovm-dom0-untuned", "linux-gw-untuned"])
+def test_a_review_is_the_same_with_every_expression_run_each_time(capture: str, monkeypatch) -> None:
+    remembered = _report(CAPTURES / capture)
+    monkeypatch.setattr(cel_env.Expr, "_remembered", _direct)
+    assert _report(CAPTURES / capture) == remembered
+
+
+_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-2**63, 2**63 - 1), st.sampled_from([0, 1, 2, 4]),
+                     st.floats(allow_nan=True), st.sampled_from([0.0, -0.0, 1.0, 2.0, 4.0]),
+                     st.sampled_from(["", "1", "on", "vnet0"]), st.text(max_size=4))
+# Maps of one key at most: the core walks a map's keys in no set order, run to run (`[] + m`, `m.map(x, x)`)
+_VALUES = st.recursive(_SCALARS, lambda inner: st.lists(inner, max_size=3)
+                       | st.dictionaries(st.sampled_from(["a", "b", "n"]), inner, max_size=1), max_leaves=6)
+_SUBJECTS = st.builds(lambda fields, listed: {**fields, **listed}, st.dictionaries(
+    st.sampled_from(["a", "b", "n"]), _VALUES, max_size=3), st.dictionaries(
+    st.just("l"), _SCALARS | st.lists(_SCALARS, max_size=3), max_size=1))
+_TEXTS = [
+    "s.a == s.b", "s.a == 1", "s.a == true", "s.a == 0.0", "string(s.a)", "s.a + s.b", "1.0 / s.a", "s.a",
+    "[s.a, s.b]", "s.l.map(x, x)", "has(s.a) ? s.a : 'none'", "size(s)", "s.n in [1, 2, 4]", "s.a > v.n",
+    "s.l.filter(x, x == s.a)", "s", "v.n + p.k", "s.a.b", "s.l[1]", "s.a != null && s.a.size() > 0",
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(subjects=st.lists(_SUBJECTS, min_size=1, max_size=6), lets=st.lists(st.dictionaries(
+    st.just("n"), _SCALARS), min_size=1, max_size=3))
+def test_a_remembered_outcome_is_the_one_a_new_run_gives(subjects: list[dict], lets: list[dict]) -> None:
+    """One scope judging subjects in turn (outcomes remembered) against the core run each time:
+    values of other types that Python holds equal (1, 1.0, true; 0.0, -0.0) are told apart."""
+    exprs = [cel_env.Expr(text, "test") for text in _TEXTS]
+    scope = cel_env.Scope(cel={"host": {"arch": "sparc"}}, host={"arch": "sparc"}, p={"k": 2}, s=None, v={})
+    for subject in subjects:
+        for let in lets:
+            scope.set("s", subject)
+            scope.set("v", let)
+            for expr in exprs:
+                assert _outcome(expr.run, scope) == _outcome(_direct, expr, scope), expr.source
+
+
+def test_an_error_is_raised_again_alike_without_running_the_core() -> None:
+    scope = cel_env.Scope(s={"mtu": 1500}, v={}, p={})
+    asked: list[str] = []
+    resolve = scope.lazy.__call__
+    scope.ctx.set_variable_resolver(lambda name: asked.append(name) or resolve(name))
+    expr = cel_env.Expr("s.absent == 1 || s.mtu == 1", "test")
+    first = _outcome(expr.test, scope)
+    assert first[0] == "error" and first[1][0] is KeyError
+    ran = len(asked)
+    assert _outcome(expr.test, scope) == first == _outcome(_direct, expr, scope)
+    assert len(asked) == ran + 1  # the second test was not run: only the direct run asked again
+    scope.set("s", {"mtu": 1})  # another value: run again
+    assert expr.test(scope) is True
+
+
+def test_an_error_of_a_python_function_is_not_remembered() -> None:
+    """The core prints such a failure to stderr each time: each run must still happen."""
+    scope = cel_env.Scope(s={"version": 3}, v={}, p={})
+    expr = cel_env.Expr("version_ge(s.version, '3.4')", "test")
+    for _ in range(2):
+        with pytest.raises(RuntimeError, match="version_ge"):
+            expr.run(scope)
+    assert scope.outcomes == {}
+
+
+def test_a_remembered_list_is_not_shared_with_its_caller() -> None:
+    scope = cel_env.Scope(s={"names": ["vsw0", "vsw1"], "inner": {"x": [1]}}, v={}, p={})
+    expr = cel_env.Expr("[s.names, {'in': s.inner}]", "test")
+    first = expr.run(scope)
+    first[0].append("changed")
+    first[1]["in"]["x"].append(2)
+    assert expr.run(scope) == [["vsw0", "vsw1"], {"in": {"x": [1]}}]
+
+
+def test_a_value_of_another_type_is_run_each_time() -> None:
+    """marshal, which makes the key, writes only plain values: a date is given to the core each time."""
+    when = datetime.datetime(2026, 11, 28, tzinfo=datetime.timezone.utc)
+    scope = cel_env.Scope(s={"at": when}, v={}, p={})
+    expr = cel_env.Expr("s.at", "test")
+    assert expr.run(scope) == _direct(expr, scope)
+    assert scope.outcomes == {}
+
+
+def test_texts_of_the_host_alone_are_run_as_they_are() -> None:
+    """Reading no lazy variable, a text costs the core less than a key would: nothing is remembered."""
+    scope = cel_env.Scope(cel={"host": {"arch": "sparc"}}, host={"arch": "sparc"}, s=None, v={}, p={})
+    assert cel_env.Expr("host.arch != 'x86'", "test").test(scope) is True
+    assert math.isclose(cel_env.Expr("1.5 * 2.0", "test").run(scope), 3.0)
+    assert scope.outcomes == {}
+
+
+@pytest.mark.parametrize("text", ["string(s.a)", "1.0 / s.a", "type(s.a) == int", "s.a == true", "[s.a][0]"])
+def test_values_python_holds_equal_are_not_the_same_to_cel(text: str) -> None:
+    """1, 1.0 and true are equal (and hash alike) in Python, and so are 0.0 and -0.0: not to CEL."""
+    scope = cel_env.Scope(s=None, v={}, p={})
+    expr = cel_env.Expr(text, "test")
+    for a in (1, 1.0, True, 0.0, -0.0, 0, False, 1, 0.0):
+        scope.set("s", {"a": a})
+        assert _outcome(expr.run, scope) == _outcome(_direct, expr, scope), a
