@@ -20,7 +20,7 @@ from advisor.changeplan import build as changeplan
 from advisor.changeplan import simulate
 from advisor.facts.models import HostFacts, host_record
 from advisor.platforms.ldoms.records import Domain, VNet, VSwitch
-from advisor.results.model import ChangePlan, PlanPhase, PlanStep
+from advisor.results.model import ChangePlan, Finding, FixStep, PlanPhase, PlanStep
 
 CAPTURES = ROOT / "fixtures" / "captures"
 UNTUNED = CAPTURES / "t5-primary-untuned"
@@ -432,3 +432,82 @@ def test_a_finding_on_run_time_data_is_left_naming_the_program_its_rule_reads() 
     whys = {x["why"] for h in left["hosts"] for x in h["plan"]["simulation"]["left"]
             if x["finding"].startswith("ldoms.dring-mode")}
     assert whys and all(w.startswith("judged on run-time data (kstat): capture the host again") for w in whys)
+
+
+def _merged_as_first_written(findings) -> list:
+    """changeplan.build._merge as first written (every field set at every
+    finding, each step's tag made again), to compare the faster one with."""
+    from advisor.changeplan.steps import Step
+
+    merged: dict = {}
+    served: dict = {}
+    for f in findings:
+        for s in f.steps:
+            key = (s.kind, s.code, s.domain)
+            if key not in merged:
+                merged[key] = Step(s.model_copy())
+                served[key] = set()
+            entry = merged[key]
+            if f.tag not in served[key]:
+                served[key].add(f.tag)
+                entry.fixes.append(f.tag)
+            if s.takes_effect == "restart":
+                entry.step.takes_effect = "restart"
+            if s.check_first is None:
+                entry.step.check_first = None
+            entry.step.also_restarts = sorted(set(entry.step.also_restarts) | set(s.also_restarts))
+    return list(merged.values())
+
+
+def _finding(rule: str, subject: str, steps) -> Finding:
+    return Finding(rule=rule, title="t", severity="high", subject=subject, message="m", observed="o", expected="e",
+                   evidence=[], remediation=[], steps=steps, impact="i", effect="e", source="s")
+
+
+_FIX_STEP = st.builds(
+    lambda command, kind, domain, restart, check, also: FixStep(
+        command=command, kind=kind, domain=domain, takes_effect="restart" if restart else "now", check_first=check,
+        also_restarts=also),
+    st.sampled_from(["ldm set-core 4 ldg1", "ldm set-core 4 ldg1   # a note", "ldm set-core 2 ldg1",
+                     "ldm set-vsw mtu=1500 'vsw #1'   # the switch", "pkg update entire   # 11.1 SRU 9"]),
+    st.sampled_from(["change", "check", "prerequisite"]), st.sampled_from([None, "ldg1", "primary"]),
+    st.booleans(), st.sampled_from([None, "it fits"]), st.lists(st.sampled_from(["ldg2", "db1", "ldg1"]), max_size=4))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["r1", "r2"]), st.sampled_from(["domain ldg1", "ldc 0x1"]),
+                          st.lists(_FIX_STEP, max_size=4)), max_size=6))
+def test_steps_merge_as_they_merged_when_every_field_was_set_at_every_finding(found) -> None:
+    """Each step once, with the findings it serves, a restart over now, no check
+    where one finding needs none, the domains it restarts sorted once each;
+    the findings' own steps, and their lists, are left as they were."""
+    findings = [_finding(rule, subject, steps) for rule, subject, steps in found]
+    before = [f.model_dump() for f in findings]
+    merged = changeplan._merge(findings)
+    assert [(s.fixes, s.step.model_dump()) for s in merged] == \
+        [(s.fixes, s.step.model_dump()) for s in _merged_as_first_written(findings)]
+    assert [f.model_dump() for f in findings] == before
+    own = [s for f in findings for s in f.steps]
+    assert not any(m.step is s or m.step.also_restarts is s.also_restarts for m in merged for s in own)
+
+
+def test_building_a_plan_leaves_the_findings_steps_as_they_were() -> None:
+    """The plan sizes, holds and checks its own copies of the findings' steps,
+    which every view writes as the rules gave them."""
+    from advisor.collect.offline import Loader
+    from advisor.engine import packs, policy as policy_mod
+    from advisor.engine.evaluate import Engine
+    from advisor.facts.build import build as build_facts
+    from advisor.pipeline import load_captures
+
+    engine = Engine(packs.load(), policy_mod.load(None))
+    with Loader() as loader:
+        [capture], _errors = load_captures([UNTUNED], loader)
+        facts = build_facts(capture).facts
+    _results, findings = engine.evaluate(facts)
+    assert any(s.sets for f in findings for s in f.steps)  # steps the plan sizes
+    before = [f.model_dump() for f in findings]
+    plan = changeplan.build(findings, facts, {s.change: "held" for f in findings for s in f.steps if s.change})
+    assert plan.phases and [f.model_dump() for f in findings] == before
+    plan = changeplan.build(findings, facts)
+    assert plan.phases and [f.model_dump() for f in findings] == before

@@ -32,20 +32,27 @@ def _merge(findings: list[Finding]) -> list[Step]:
     merged: dict[tuple[str, str, str | None], Step] = {}
     served: dict[tuple[str, str, str | None], set[str]] = {}  # a step may serve thousands (one per LDC channel)
     for f in findings:
+        tag = f.tag
         for s in f.steps:
             key = (s.kind, s.code, s.domain)
-            if key not in merged:
-                merged[key] = Step(s.model_copy())  # fields are only ever set anew on the copy; a Change is frozen
+            entry = merged.get(key)
+            if entry is None:
+                # fields are only ever set anew on the copy (a Change is frozen): its list is a new one
+                copied = s.model_copy(update={"also_restarts": sorted(set(s.also_restarts))})
+                entry = merged[key] = Step(copied)
                 served[key] = set()
-            entry = merged[key]
-            if f.tag not in served[key]:
-                served[key].add(f.tag)
-                entry.fixes.append(f.tag)
-            if s.takes_effect == "restart":
+            elif s.also_restarts:
+                more = set(s.also_restarts).difference(entry.step.also_restarts)
+                if more:
+                    entry.step.also_restarts = sorted(more.union(entry.step.also_restarts))
+            if tag not in served[key]:
+                served[key].add(tag)
+                entry.fixes.append(tag)
+            # each field set only where it moves: most steps are served by one finding, or by several alike
+            if s.takes_effect == "restart" and entry.step.takes_effect != "restart":
                 entry.step.takes_effect = "restart"
-            if s.check_first is None:  # one finding that needs the step without a check runs it
-                entry.step.check_first = None
-            entry.step.also_restarts = sorted(set(entry.step.also_restarts) | set(s.also_restarts))
+            if s.check_first is None and entry.step.check_first is not None:  # one finding that needs the step
+                entry.step.check_first = None  # without a check runs it
     return list(merged.values())
 
 

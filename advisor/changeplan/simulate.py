@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Callable
 
 from advisor import changes as operations
@@ -25,6 +26,8 @@ from advisor.facts.models import HostFacts, cloned
 from advisor.results.model import ChangePlan, Finding, Left, PlanStep, Simulation, unplanned
 from advisor.shell import unquoted
 
+# a domain's name as a plan's own steps place it, unquoted once a process, not at each step of each walk (shlex)
+_unquoted = lru_cache(maxsize=1024)(unquoted)
 Judge = Callable[[HostFacts], tuple[float | None, set[str]]]  # the score of facts, and what fails ("rule on subject")
 _ROUNDS = 3  # provings at most: each round holds the steps that broke something
 
@@ -46,7 +49,7 @@ class _Walk:
 
     def take(self, step: PlanStep) -> None:
         if step.control is not None:
-            self._control(step.control.action, unquoted(step.control.domain))
+            self._control(step.control.action, _unquoted(step.control.domain))
         elif step.change is not None:
             self._change(step)
 
@@ -150,8 +153,8 @@ def _result(plan: ChangePlan, score: float | None, after_score: float | None, be
     steps = plan.by_finding()
     left: list[Left] = []
     fixed: list[str] = []
-    for f in before:
-        tag = f.tag
+    before_tags = [f.tag for f in before]
+    for f, tag in zip(before, before_tags):
         mine = steps.get(tag, [])
         running = [n for n, s in mine if s.run]
         if tag not in after_tags:
@@ -164,10 +167,9 @@ def _result(plan: ChangePlan, score: float | None, after_score: float | None, be
                                              f"host still fails it after them"))
         else:
             left.append(Left(finding=tag, why=_waiting(mine, held) if mine else unplanned(f)))
-    before_tags = {f.tag for f in before}
     interrupted = {d: n for d, n in walk.interruptions.items() if n > 1}
     return Simulation(score_before=score, score_after=after_score, fixed=fixed, left=left,
-                      new=sorted(after_tags - before_tags), held=said,
+                      new=sorted(after_tags.difference(before_tags)), held=said,
                       not_modelled=walk.unmodelled, interrupted_more_than_once=interrupted)
 
 

@@ -4,10 +4,12 @@ results, findings, plans, host reports. Field names are a contract (DESIGN.md)."
 import re
 from datetime import datetime, timezone
 from enum import Enum
+from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field
 
+from advisor import changes as operations
 from advisor import platform_registry as platforms
 from advisor.changes import Change, RunsIn
 from advisor.facts.models import HostFacts
@@ -84,18 +86,16 @@ class FixStep(BaseModel):
     def with_change(self, change: Change, facts: "HostFacts", note: str | None = None) -> None:
         """Takes a typed change: its command for this host, where it runs, the
         resource it sizes, when it takes effect, what it interrupts, its undo."""
-        from advisor import changes
-
-        op = changes.get(change.op)
+        op = operations.get(change.op)
         self.change, self.runs_in = change, op.runs_in
         self.takes_effect = "restart" if op.restarts(change, facts) else "now"
         self.interrupts = op.interrupts(change, facts)
-        self.undo, self.undo_change = changes.undo_of(change, facts)
+        self.undo, self.undo_change = operations.undo_of(change, facts)
         if note is not None:
             self.note = note
-        self.command, self.held = changes.command_line(change, facts, self.note)
+        self.command, self.held = operations.command_line(change, facts, self.note)
         self.sets = f"{op.sizes}:{change.target}" if op.sizes else None
-        self.amount = changes.number(change.value) if op.sizes else None
+        self.amount = operations.number(change.value) if op.sizes else None
 
     @property
     def code(self) -> str:
@@ -125,6 +125,7 @@ class FixStep(BaseModel):
         return self.command
 
 
+@lru_cache(maxsize=4096)  # a function of the text alone, asked of each step several times as a plan is built
 def placeholder_in(command: str) -> str | None:
     """The first placeholder a command holds (`<domain>`, `TX_CKO_ATTRIBUTE`), to be filled in before it runs."""
     m = _PLACEHOLDER.search(without_comment(command))
@@ -137,6 +138,9 @@ def without_comment(command: str) -> str:
     ` #` regardless, two such commands were one and the same step."""
     if "#" not in command:  # most commands: no character to walk (about 90 calls a host with findings)
         return command.strip()
+    if "'" not in command and '"' not in command:  # nothing quoted: the first `#` after a blank, found by str.find
+        cuts = [i for i in (command.find(" #"), command.find("\t#")) if i >= 0]
+        return command[:min(cuts) + 1].strip() if cuts else command.strip()
     quote = None
     for i, char in enumerate(command):
         if quote:

@@ -167,7 +167,9 @@ def _sizing(steps: list[Step], host: _Host, notes: list[str]) -> list[Step]:
     for key, group in by_key.items():
         kind, _, name = key.partition(":")
         pick = (min if kind == "vsw-mtu" else max)(group, key=lambda s: s.step.amount or 0)
-        chosen = Step(pick.step.model_copy(), [t for s in group for t in s.fixes if t not in pick.fixes])
+        # the merged steps are the plan's own copies (changeplan/build.py), each in one group: the one picked is
+        # changed in place, not copied again
+        chosen = Step(pick.step, [t for s in group for t in s.fixes if t not in pick.fixes])
         chosen.fixes = list(dict.fromkeys(pick.fixes + chosen.fixes))
         if chosen.step.change is not None:  # the merged amount may open or close a live path
             chosen.step.takes_effect = "restart" if operations.get(chosen.step.change.op).restarts(
