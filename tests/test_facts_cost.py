@@ -145,3 +145,28 @@ def test_a_dump_shares_no_list_or_dict_with_its_record() -> None:
     record.nested["l"].append(2)
     assert dumped["inners"] == [{"name": "a", "mtu": None, "tags": ["t"]}]
     assert dumped["counters"] == {"n": 1} and dumped["nested"] == {"l": [1]}
+
+
+_digit_runs = st.lists(st.tuples(st.sampled_from(["7", "\u0663", "\u00b2", "x", " "]),  # '٣' is a digit, '²' none
+                                 st.sampled_from([1, 2149, 2150, 2151, 4299, 4300, 4301, 4302, 6000])), max_size=6)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(runs=_digit_runs, lead=st.integers(0, 2200))
+def test_a_long_number_is_found_where_the_search_alone_found_it(runs: list[tuple[str, int]], lead: int) -> None:
+    """capture.long_number searches only a text with an aligned slice of 2,150 digits: the match is the same."""
+    from advisor.collect.capture import _LONG_NUMBER, long_number
+
+    text = "a" * lead + "".join(char * count for char, count in runs)
+    found, first = long_number(text), _LONG_NUMBER.search(text)
+    assert (found and found.span()) == (first and first.span())
+
+
+def test_a_run_of_4301_digits_at_any_offset_is_found() -> None:
+    from advisor.collect.capture import long_number
+
+    for lead in (0, 1, 2149, 2150, 2151, 4300):
+        for digit in ("9", "\u0663"):
+            text = "x" * lead + digit * 4301 + "\n"
+            assert (m := long_number(text)) is not None and m.span() == (lead, lead + 4301)
+            assert long_number("x" * lead + digit * 4300 + "\n") is None
