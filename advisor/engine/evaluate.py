@@ -562,6 +562,8 @@ _INT64 = 1 << 63
 def _within_cel(value: Any, path: str) -> None:
     """CEL's numbers are 64-bit: a fact past them (a capture of 400-digit
     counts) cannot be given to any rule. Said in words, naming the fact."""
+    if _fits(value):  # the host's every value is walked: its path is spelt only when one is too large
+        return
     if isinstance(value, dict):
         for key, item in value.items():
             _within_cel(item, f"{path}.{key}")
@@ -571,6 +573,32 @@ def _within_cel(value: Any, path: str) -> None:
     elif isinstance(value, int) and not isinstance(value, bool) and not -_INT64 <= value < _INT64:
         raise InputError(f"{excerpt(path, 80)} is a number of {len(str(abs(value))):,} digits; the rules compare "
                          f"numbers of at most 19")
+
+
+def _fits(value: Any) -> bool:
+    """Whether every int in `value` (a host's dump: its dicts and lists walked)
+    is within CEL's 64 bits: _within_cel's walk without the path of each
+    value, which cost a host about 2 M instructions (a string made for each of
+    its 700 values). Told apart by exact type, the dump's own (`isinstance`
+    costs more); anything else that isinstance would take for a dict, list or
+    int (a subclass, which a dump has none of) leaves it to the walk that
+    spells paths."""
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        kind = type(item)
+        if kind is str:
+            continue
+        if kind is dict:
+            todo.extend(item.values())
+        elif kind is list:
+            todo.extend(item)
+        elif kind is int:
+            if not -_INT64 <= item < _INT64:
+                return False
+        elif kind is not bool and kind is not float and item is not None and isinstance(item, (dict, list, int)):
+            return False
+    return True
 
 
 def _partial(compiled: CompiledRule, facts: HostFacts, result: Result) -> Result:
