@@ -323,3 +323,18 @@ def test_a_review_of_a_capture_imports_no_plan_reader_and_no_other_familys_facts
     assert not unused & _imported(capture.stderr)
     plan = run_cli("review", str(CAPTURES.parent / "plans" / "t5-good.yaml"), "-f", "json", env=env, process=True)
     assert plan.returncode == 0 and "advisor.platforms.ldoms.plans.schema" in _imported(plan.stderr)
+
+
+def test_the_commands_signatures_hold_types_not_texts() -> None:
+    """typer reads every command's signature at each run: an annotation kept as
+    text (`from __future__ import annotations` in advisor/cli.py) is compiled
+    again each time, some 260 compiles a run."""
+    import inspect
+
+    from advisor import cli
+
+    commands = [c.callback for c in cli.app.registered_commands + cli.rules_app.registered_commands]
+    assert len(commands) > 5 and all(c is not None for c in commands)
+    for callback in commands:
+        for parameter in inspect.signature(callback).parameters.values():
+            assert not isinstance(parameter.annotation, str), f"{callback.__name__}: {parameter.name}"
