@@ -338,3 +338,34 @@ def test_the_commands_signatures_hold_types_not_texts() -> None:
     for callback in commands:
         for parameter in inspect.signature(callback).parameters.values():
             assert not isinstance(parameter.annotation, str), f"{callback.__name__}: {parameter.name}"
+
+
+def _fields_read_first(name: str, sources: list[str]) -> set[str] | None:
+    """cel_env.fields_read as first written, before each text was read once and remembered."""
+    import re
+
+    whole = re.compile(rf"\b{name}\b(?!\s*\.\s*[a-z_])")
+    if any(whole.search(src) for src in sources):
+        return None
+    field = re.compile(rf"\b{name}\s*\.\s*([a-z_][a-z0-9_]*)")
+    return {found for src in sources for found in field.findall(src)}
+
+
+_CEL_BITS = st.sampled_from(["s", "p", "v", "host", ".", " . ", "x", "cores", "_a1", "(", ")", "[", "]", "'", '"',
+                             "size(", ".exists(c, ", "c.", " && ", "==", "null", "\n", "//", "é", "1", "s.p", "v.s"])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.lists(_CEL_BITS, max_size=12).map("".join), max_size=4), st.sampled_from(["s", "p", "v", "host"]))
+def test_the_fields_read_are_those_each_text_was_read_for_before(sources: list[str], name: str) -> None:
+    """fields_read and reads remember each text's answer; the answers are the first version's."""
+    import re
+
+    assert cel_env.fields_read(name, sources) == _fields_read_first(name, sources)
+    for source in sources:
+        expected = {}
+        for var in cel_env.LAZY:
+            if re.search(rf"\b{var}\b", source):
+                fields = _fields_read_first(var, [source])
+                expected[var] = None if fields is None else frozenset(fields)
+        assert cel_env.reads(source) == expected
