@@ -12,6 +12,7 @@ with the line-by-line reader on generated dumps, block boundaries included.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -370,3 +371,29 @@ def test_the_fields_read_are_those_each_text_was_read_for_before(sources: list[s
                 fields = _fields_read_first(var, [source])
                 expected[var] = None if fields is None else frozenset(fields)
         assert cel_env.reads(source) == expected
+
+
+_BUILT = """
+import sys
+from advisor import cli
+from advisor.engine import model as rules
+from advisor.results import model as results
+code = cli.run(sys.argv[1:])
+parts = [rules.Check, rules.Remedy, rules.Load, results.Report, results.MeasuredLoad, results.BaselineNote]
+print(code, *[c.__name__ for c in parts if c.__pydantic_complete__])
+"""
+
+
+def test_a_review_builds_no_model_it_only_reads_within_another(tmp_path: Path) -> None:
+    """A rule's checks and remedies, a finding's load, the whole report: their
+    pydantic models are built within the models that hold them (defer_build), or
+    at a first use of their own, which a JSON review of a capture never makes."""
+    import subprocess
+    import sys
+
+    capture = str(CAPTURES / "t5-primary-untuned")
+    res = subprocess.run([sys.executable, "-c", _BUILT, "review", capture, "-f", "json", "-o", str(tmp_path / "r.json")],
+                         capture_output=True, text=True, env={**os.environ, "ADVISOR_CACHE_DIR": str(tmp_path / "c")})
+    assert res.stdout.split() == ["0"], res.stderr
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert report["hosts"][0]["findings"] and report["hosts"][0]["findings"][0]["remediation"]

@@ -6,7 +6,7 @@ from datetime import datetime, timezone
 from enum import Enum
 from typing import TYPE_CHECKING, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from advisor import platform_registry as platforms
 from advisor.changes import Change, RunsIn
@@ -43,6 +43,10 @@ def _absent(value: object) -> bool:
     return value is None
 
 
+# A part of a host's report alone, seldom present: built within the report's models, not on its own
+_PART = ConfigDict(defer_build=True)
+
+
 class Result(BaseModel):
     rule: str
     subject: str
@@ -54,6 +58,7 @@ class Result(BaseModel):
 
 
 class WaiverNote(BaseModel):
+    model_config = _PART
     reason: str
     owner: str
     expires: str
@@ -158,6 +163,7 @@ class MeasuredLoad(BaseModel):
     """What two samples of the counters say of a finding (a rule's `load`):
     what the host carries, against the study's figure."""
 
+    model_config = _PART
     measured: float  # in `unit`
     unit: str
     figure: float  # the study's figure, in `unit`
@@ -333,6 +339,7 @@ def step_lines(steps: list[tuple[str, PlanStep]]) -> list[str]:
 class BaselineNote(BaseModel):
     """Against --baseline: findings already there (left out of findings) and fixed since."""
 
+    model_config = _PART
     unchanged: list[str] = []
     fixed: list[str] = []
 
@@ -509,6 +516,9 @@ def summary_of(hosts: "list[HostLine] | list[HostReport]", input_errors: list[st
 
 
 class Report(BaseModel):
+    # Built at its first use: a review writes its report host by host (report/stream.py) and
+    # never makes a Report; the formats that need one whole, a diff and the schema do.
+    model_config = ConfigDict(defer_build=True)
     tool: Tool
     hosts: list[HostReport]
     summary: Summary
