@@ -194,7 +194,7 @@ class Engine:
         self.host_fields = _union([c.host_reads for c in self.rules])  # what CEL is given of a host
         # and of each record in a list of them: the fields the rules read of it (none cut when a rule
         # reads the host whole: it could reach a record through a name element_fields does not follow)
-        sources = [e.source for c in self.rules for e in c.expressions]
+        sources = list(dict.fromkeys(e.source for c in self.rules for e in c.expressions))  # each text once
         self.element_fields = {name: fields for name in self.host_fields or ()
                                if (fields := element_fields(f"host.{name}", sources)) is not None}
         # rule id -> the program whose run-time output it reads (`kstat -p: ...` -> kstat)
