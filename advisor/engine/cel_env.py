@@ -76,13 +76,15 @@ def fields_read(name: str, sources: list[str]) -> set[str] | None:
     return found
 
 
-_NAMES = {name: re.compile(rf"\b{name}\b") for name in LAZY}
-
-
 @cache  # the same answer, shared, for each expression of the same text: not to be changed
 def reads(source: str) -> dict[str, frozenset[str] | None]:
-    """For each lazy variable an expression names, the fields it reads (None: all of it)."""
-    return {name: _fields_of(name, source) for name, named in _NAMES.items() if named.search(source)}
+    """For each lazy variable an expression names, the fields it reads (None: all of it).
+    A text names one (`s` as a word) exactly when it uses it whole (None) or reads a field of it."""
+    out = {}
+    for name in LAZY:
+        if name in source and ((fields := _fields_of(name, source)) is None or fields):
+            out[name] = fields
+    return out
 
 
 _TOKENS = re.compile(r"('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")|//[^\n]*")  # a string, or a comment
