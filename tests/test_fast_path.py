@@ -12,6 +12,7 @@ with the line-by-line reader on generated dumps, block boundaries included.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -320,6 +321,79 @@ def test_a_review_of_a_capture_imports_no_plan_reader_and_no_other_familys_facts
     capture = run_cli("review", str(CAPTURES / "t5-primary-untuned"), "-f", "json", env=env, process=True)
     assert capture.returncode == 0 and "advisor.platforms.ldoms.facts" in _imported(capture.stderr)
     unused = {f"advisor.platforms.{m}" for m in ("ldoms.plans.schema", "xen.facts", "linux.facts")}
+    unused |= {"tarfile", "advisor.collect.safetar"}  # a bundle folder is no archive: nothing to unpack
     assert not unused & _imported(capture.stderr)
     plan = run_cli("review", str(CAPTURES.parent / "plans" / "t5-good.yaml"), "-f", "json", env=env, process=True)
     assert plan.returncode == 0 and "advisor.platforms.ldoms.plans.schema" in _imported(plan.stderr)
+
+
+def test_the_commands_signatures_hold_types_not_texts() -> None:
+    """typer reads every command's signature at each run: an annotation kept as
+    text (`from __future__ import annotations` in advisor/cli.py) is compiled
+    again each time, some 260 compiles a run."""
+    import inspect
+
+    from advisor import cli
+
+    commands = [c.callback for c in cli.app.registered_commands + cli.rules_app.registered_commands]
+    assert len(commands) > 5 and all(c is not None for c in commands)
+    for callback in commands:
+        for parameter in inspect.signature(callback).parameters.values():
+            assert not isinstance(parameter.annotation, str), f"{callback.__name__}: {parameter.name}"
+
+
+def _fields_read_first(name: str, sources: list[str]) -> set[str] | None:
+    """cel_env.fields_read as first written, before each text was read once and remembered."""
+    import re
+
+    whole = re.compile(rf"\b{name}\b(?!\s*\.\s*[a-z_])")
+    if any(whole.search(src) for src in sources):
+        return None
+    field = re.compile(rf"\b{name}\s*\.\s*([a-z_][a-z0-9_]*)")
+    return {found for src in sources for found in field.findall(src)}
+
+
+_CEL_BITS = st.sampled_from(["s", "p", "v", "host", ".", " . ", "x", "cores", "_a1", "(", ")", "[", "]", "'", '"',
+                             "size(", ".exists(c, ", "c.", " && ", "==", "null", "\n", "//", "é", "1", "s.p", "v.s"])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.lists(_CEL_BITS, max_size=12).map("".join), max_size=4), st.sampled_from(["s", "p", "v", "host"]))
+def test_the_fields_read_are_those_each_text_was_read_for_before(sources: list[str], name: str) -> None:
+    """fields_read and reads remember each text's answer; the answers are the first version's."""
+    import re
+
+    assert cel_env.fields_read(name, sources) == _fields_read_first(name, sources)
+    for source in sources:
+        expected = {}
+        for var in cel_env.LAZY:
+            if re.search(rf"\b{var}\b", source):
+                fields = _fields_read_first(var, [source])
+                expected[var] = None if fields is None else frozenset(fields)
+        assert cel_env.reads(source) == expected
+
+
+_BUILT = """
+import sys
+from advisor import cli
+from advisor.engine import model as rules
+from advisor.results import model as results
+code = cli.run(sys.argv[1:])
+parts = [rules.Check, rules.Remedy, rules.Load, results.Report, results.MeasuredLoad, results.BaselineNote]
+print(code, *[c.__name__ for c in parts if c.__pydantic_complete__])
+"""
+
+
+def test_a_review_builds_no_model_it_only_reads_within_another(tmp_path: Path) -> None:
+    """A rule's checks and remedies, a finding's load, the whole report: their
+    pydantic models are built within the models that hold them (defer_build), or
+    at a first use of their own, which a JSON review of a capture never makes."""
+    import subprocess
+    import sys
+
+    capture = str(CAPTURES / "t5-primary-untuned")
+    res = subprocess.run([sys.executable, "-c", _BUILT, "review", capture, "-f", "json", "-o", str(tmp_path / "r.json")],
+                         capture_output=True, text=True, env={**os.environ, "ADVISOR_CACHE_DIR": str(tmp_path / "c")})
+    assert res.stdout.split() == ["0"], res.stderr
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert report["hosts"][0]["findings"] and report["hosts"][0]["findings"][0]["remediation"]

@@ -11,7 +11,7 @@ from functools import cache
 from pathlib import Path
 
 from advisor import platform_registry as platforms
-from advisor.collect import safetar
+from advisor.collect.archive_names import ends_with
 
 
 @cache
@@ -29,7 +29,7 @@ def is_explorer_root(path: Path) -> bool:
 
 def wanted(member: str) -> bool:
     """An archive member advisor reads; an Explorer's other thousands are not unpacked."""
-    return safetar.ends_with(member, explorer_files())
+    return ends_with(member, explorer_files())
 
 
 def host_from_name(name: str) -> str | None:

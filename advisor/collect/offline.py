@@ -16,7 +16,8 @@ from pathlib import Path
 
 from advisor import datafile, scratch
 from advisor import platform_registry as platforms
-from advisor.collect import explorer, manifest as manifest_mod, safefs, safetar, sosreport
+from advisor.collect import explorer, manifest as manifest_mod, safefs, sosreport
+from advisor.collect.archive_names import is_archive
 from advisor.collect.capture import Capture, Missing, RawOutput
 from advisor.collect.commands import command_id_for_name, command_line, commands
 from advisor.collect.identify import identify, identify_among
@@ -81,7 +82,7 @@ class Loader:
 
     def _load_file(self, path: Path, shown: str) -> list[Capture]:
         datafile.regular(path, InputError, shown)  # a FIFO or a device given as a capture
-        if safetar.is_archive(path):
+        if is_archive(path):
             return self._load_archive(path, shown)
         if command_id_for_name(path.name) is None:
             self._count += 1
@@ -96,6 +97,8 @@ class Loader:
         self._count += 1
         dest = self._scratch / str(self._count)
         dest.mkdir()
+        from advisor.collect import safetar  # tarfile: loaded for an archive alone
+
         safetar.extract(path, dest, shown, _members_wanted(path.name))
         root = _find_root(dest, explorer.is_explorer_root)
         if root is not None:
@@ -120,7 +123,7 @@ class Loader:
             yield _load_sosreport(path, shown, shown)
             return
         # archives beside each other are a fleet's bundles (one per host), never a bundle's outputs
-        files = [p for p in path.iterdir() if p.is_file() and not p.name.startswith(".") and not safetar.is_archive(p)
+        files = [p for p in path.iterdir() if p.is_file() and not p.name.startswith(".") and not is_archive(p)
                  and self._inside(p, path, shown)]
         if files and _all_plans(files):  # a folder of planned configurations: one system each
             for p in sorted(files):
@@ -133,7 +136,7 @@ class Loader:
         for child in sorted(path.iterdir()):
             if child.name.startswith("."):
                 continue
-            if (child.is_dir() or safetar.is_archive(child)) and self._inside(child, path, shown):
+            if (child.is_dir() or is_archive(child)) and self._inside(child, path, shown):
                 children += 1
                 try:
                     yield from self.iter_load(child)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shutil
 import tarfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
 from advisor.collect.pax_headers import CheckedPaxTarInfo, UnsafePaxHeader
@@ -148,14 +148,3 @@ def _in_words(path: Path, exc: BaseException) -> str:
     if kind is not None:
         return f"the {kind} archive is corrupt or cut short"
     return "not a tar archive (plain, or compressed with gzip, bzip2 or xz)"
-
-
-def ends_with(member: str, paths: Iterable[str]) -> bool:
-    """The member's name is one of `paths`, at the archive's top or under one folder or more."""
-    name = member.removeprefix("./")
-    return any(name == rel or name.endswith("/" + rel) for rel in paths)
-
-
-def is_archive(path: Path) -> bool:
-    name = path.name.lower()
-    return name.endswith((".tar.gz", ".tgz", ".tar", ".tar.bz2", ".tar.xz", ".txz"))

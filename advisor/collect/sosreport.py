@@ -14,7 +14,8 @@ from functools import cache
 from pathlib import Path
 
 from advisor import platform_registry as platforms
-from advisor.collect import safefs, safetar
+from advisor.collect import safefs
+from advisor.collect.archive_names import ends_with
 
 _ITEM = r"([A-Za-z0-9_.:][A-Za-z0-9_.:-]*)"  # not `-k_eth0`: `ethtool_{item}` is no `ethtool_-k_{item}`
 _HOSTNAME_FILES = ("sos_commands/general/hostname", "sos_commands/host/hostname", "etc/hostname")
@@ -49,7 +50,7 @@ def wanted(member: str) -> bool:
     parent, _, name = member.rpartition("/")
     if any((parent == folder or parent.endswith("/" + folder)) and _item(folder, name) for folder in _per_item()):
         return True
-    return safetar.ends_with(member, [rel for rel, _ in sos_files() if "{item}" not in rel] + list(_HOSTNAME_FILES))
+    return ends_with(member, [rel for rel, _ in sos_files() if "{item}" not in rel] + list(_HOSTNAME_FILES))
 
 
 def is_sos_root(path: Path) -> bool:

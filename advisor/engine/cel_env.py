@@ -51,23 +51,40 @@ _cel = _load_cel()
 LAZY = ("p", "s", "v")
 
 
+@cache
+def _uses(name: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A use of variable `name` other than reading a field of it, and the read of a field (its name)."""
+    return re.compile(rf"\b{name}\b(?!\s*\.\s*[a-z_])"), re.compile(rf"\b{name}\s*\.\s*([a-z_][a-z0-9_]*)")
+
+
+# Rules are compiled at every start, and a text is asked of again and again (by each of its
+# expressions, by its rule for the host and its subject, by the engine): each text is read once.
+@cache
+def _fields_of(name: str, source: str) -> frozenset[str] | None:
+    whole, field = _uses(name)
+    return None if whole.search(source) else frozenset(field.findall(source))
+
+
 def fields_read(name: str, sources: list[str]) -> set[str] | None:
     """The fields of variable `name` the expressions read (`host.links`), or
     None when one uses it otherwise (`host["links"]`, `size(s)`) and so needs all of it."""
-    whole = re.compile(rf"\b{name}\b(?!\s*\.\s*[a-z_])")
-    if any(whole.search(src) for src in sources):
-        return None
-    field = re.compile(rf"\b{name}\s*\.\s*([a-z_][a-z0-9_]*)")
-    return {found for src in sources for found in field.findall(src)}
+    found: set[str] = set()
+    for source in sources:
+        fields = _fields_of(name, source)
+        if fields is None:
+            return None
+        found |= fields
+    return found
 
 
+@cache  # the same answer, shared, for each expression of the same text: not to be changed
 def reads(source: str) -> dict[str, frozenset[str] | None]:
-    """For each lazy variable an expression names, the fields it reads (None: all of it)."""
-    out: dict[str, frozenset[str] | None] = {}
+    """For each lazy variable an expression names, the fields it reads (None: all of it).
+    A text names one (`s` as a word) exactly when it uses it whole (None) or reads a field of it."""
+    out = {}
     for name in LAZY:
-        if re.search(rf"\b{name}\b", source):
-            fields = fields_read(name, [source])
-            out[name] = None if fields is None else frozenset(fields)
+        if name in source and ((fields := _fields_of(name, source)) is None or fields):
+            out[name] = fields
     return out
 
 

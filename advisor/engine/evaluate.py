@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Callable
 
 from advisor import platform_registry as platforms
@@ -110,15 +111,22 @@ def _check_reads(rule: Rule, where: str, sources: list[str]) -> None:
              "s": (f"a {rule.subject}'s facts", host if attr is None else set(subject.fields()) if subject else None),
              "p": ("its params", set(rule.params)), "v": ("its let", set(rule.let))}
     for source in sources:
-        text = blanked(source)
-        bound = set(_BOUND.findall(text))  # `pcpus.all(p, p.x)`: that p is each element, not the params
-        for ns, name in _READ.findall(text):
+        bound, read = _names(source)
+        for ns, name in read:
             what, names = known[ns]
             if ns in bound or names is None or name in names:
                 continue
             near = difflib.get_close_matches(name, sorted(names), n=1)
             raise RulePackError(f"{where}: reads {ns}.{name}, which {what} do not define"
                                 + (f" (the nearest: {ns}.{near[0]})" if near else ""))
+
+
+@cache  # a text is read once, however many rules and expressions hold it
+def _names(source: str) -> tuple[frozenset[str], list[tuple[str, str]]]:
+    """The names a macro binds in the text (`pcpus.all(p, p.x)`: that p is each element, not
+    the params), and each variable's field read, in order: (ns, name)."""
+    text = blanked(source)
+    return frozenset(_BOUND.findall(text)), _READ.findall(text)
 
 
 def _check_template(template: str, rule: Rule, where: str) -> None:
@@ -186,7 +194,7 @@ class Engine:
         self.host_fields = _union([c.host_reads for c in self.rules])  # what CEL is given of a host
         # and of each record in a list of them: the fields the rules read of it (none cut when a rule
         # reads the host whole: it could reach a record through a name element_fields does not follow)
-        sources = [e.source for c in self.rules for e in c.expressions]
+        sources = list(dict.fromkeys(e.source for c in self.rules for e in c.expressions))  # each text once
         self.element_fields = {name: fields for name in self.host_fields or ()
                                if (fields := element_fields(f"host.{name}", sources)) is not None}
         # rule id -> the program whose run-time output it reads (`kstat -p: ...` -> kstat)

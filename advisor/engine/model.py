@@ -19,6 +19,7 @@ class Impact(str, Enum):
 
 
 _STRICT = ConfigDict(extra="forbid")
+_PART = ConfigDict(extra="forbid", defer_build=True)  # read as part of a Rule alone: built within it
 TEMPLATE = re.compile(r"\{(s|host|p|v|intent|item)(?:\.([A-Za-z0-9_]+))?\}")  # a value in a rule's text: {s.name}
 
 
@@ -28,7 +29,7 @@ class Check(BaseModel):
     shown (rules show, docs/rules.md): what `when` (and `applies`) test, no
     more, no less."""
 
-    model_config = _STRICT
+    model_config = _PART
     when: str
     says: str = Field(min_length=1)
     severity: Severity | None = None
@@ -42,7 +43,7 @@ class Check(BaseModel):
 class ChangeTemplate(BaseModel):
     """A typed change as a rule states it: each field a template ({s.name})."""
 
-    model_config = _STRICT
+    model_config = _PART
     op: str
     target: str
     value: str = ""
@@ -84,7 +85,7 @@ class Remedy(BaseModel):
     domain, or on the host) and `interrupts` (what a live step interrupts all
     the same: a link reset)."""
 
-    model_config = _STRICT
+    model_config = _PART
     command: str | None = None
     change: ChangeTemplate | None = None
     needs: str | None = None
@@ -140,7 +141,7 @@ class Remedy(BaseModel):
 
 
 class Choice(BaseModel):
-    model_config = _STRICT
+    model_config = _PART
     when: str = "true"
     value: Impact
 
@@ -161,7 +162,7 @@ class Source(BaseModel):
     """A rule's source: a study by its key, and the section the rule rests on.
     The pack loader fills in `study` from the studies file."""
 
-    model_config = _STRICT
+    model_config = _PART
     ref: str
     section: str
     study: Study | None = None
@@ -184,7 +185,7 @@ class Moves(BaseModel):
     (rises) or below `below` (falls) times the study's figure, to `to`, or,
     rising without `to`, one step up."""
 
-    model_config = _STRICT
+    model_config = _PART
     above: float | None = Field(default=None, gt=0)
     below: float | None = Field(default=None, gt=0)
     to: Severity | None = None
@@ -203,7 +204,7 @@ class Load(BaseModel):
     is a CEL list of the link or port names in host.rates the message names,
     `cpu` whether it names the captured domain's CPU busy."""
 
-    model_config = _STRICT
+    model_config = _PART
     measure: str
     figure: float = Field(gt=0)
     unit: str = Field(min_length=1)

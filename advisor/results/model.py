@@ -7,7 +7,7 @@ from enum import Enum
 from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from advisor import changes as operations
 from advisor import platform_registry as platforms
@@ -45,6 +45,10 @@ def _absent(value: object) -> bool:
     return value is None
 
 
+# A part of a host's report alone, seldom present: built within the report's models, not on its own
+_PART = ConfigDict(defer_build=True)
+
+
 class Result(BaseModel):
     rule: str
     subject: str
@@ -56,6 +60,7 @@ class Result(BaseModel):
 
 
 class WaiverNote(BaseModel):
+    model_config = _PART
     reason: str
     owner: str
     expires: str
@@ -162,6 +167,7 @@ class MeasuredLoad(BaseModel):
     """What two samples of the counters say of a finding (a rule's `load`):
     what the host carries, against the study's figure."""
 
+    model_config = _PART
     measured: float  # in `unit`
     unit: str
     figure: float  # the study's figure, in `unit`
@@ -337,6 +343,7 @@ def step_lines(steps: list[tuple[str, PlanStep]]) -> list[str]:
 class BaselineNote(BaseModel):
     """Against --baseline: findings already there (left out of findings) and fixed since."""
 
+    model_config = _PART
     unchanged: list[str] = []
     fixed: list[str] = []
 
@@ -513,6 +520,9 @@ def summary_of(hosts: "list[HostLine] | list[HostReport]", input_errors: list[st
 
 
 class Report(BaseModel):
+    # Built at its first use: a review writes its report host by host (report/stream.py) and
+    # never makes a Report; the formats that need one whole, a diff and the schema do.
+    model_config = ConfigDict(defer_build=True)
     tool: Tool
     hosts: list[HostReport]
     summary: Summary
