@@ -78,17 +78,21 @@ class Command:
     line: str  # exactly what is sent
     fallback: str | None = None  # sent instead when `line` fails (older releases, xm for xl)
     fallback_id: str | None = None  # the fallback's own command id, when its output differs
-    per_item: bool = False  # output is MARKER-separated sections, one file per interface
     sampled: bool = False  # run again after `--sample` DURATION: its second output is `<id>~2` (SECOND)
-    item: str | None = None  # what a per-item command runs for one item ($i): `ethtool -k "$i"`
+    item: str | None = None  # what a per-item command (Command.each) runs for one item ($i): `ethtool -k "$i"`
     fallback_item: str | None = None  # the same, of its fallback
 
     @classmethod
     def each(cls, id: str, loop: Loop, fallback: Loop | None = None, fallback_id: str | None = None,
              sampled: bool = False) -> Command:
         """A per-item command: its loop as the line sent, and what it runs for one item kept as declared."""
-        return cls(id, loop.line, fallback.line if fallback else None, fallback_id, per_item=True, sampled=sampled,
+        return cls(id, loop.line, fallback.line if fallback else None, fallback_id, sampled=sampled,
                    item=loop.command, fallback_item=fallback.command if fallback else None)
+
+    @property
+    def per_item(self) -> bool:
+        """Its output is MARKER-separated sections, one file per interface or domain."""
+        return self.item is not None
 
     @property
     def file(self) -> str:

@@ -31,6 +31,8 @@ def shell_word(text: str) -> str:
 
 def unquoted(word: str) -> str:
     """A name as shell_word placed it, unquoted again (`'vsw #1'` is `vsw #1`)."""
+    if _SAFE.fullmatch(word):  # placed as it is (most names): nothing to unquote, no shlex
+        return word
     try:
         parts = shlex.split(word)
     except ValueError:

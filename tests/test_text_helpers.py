@@ -99,3 +99,25 @@ def _plain_without_comment(command: str) -> str:
 def test_a_command_is_cut_where_the_walk_over_its_characters_cut_it(command: str) -> None:
     """A command with no quote is cut by str.find: at the first `#` after a blank, as the walk cut it."""
     assert without_comment(command) == _plain_without_comment(command)
+
+
+def _shlex_unquoted(word: str) -> str:
+    """shell.unquoted as first written: every word through shlex."""
+    import shlex
+
+    try:
+        parts = shlex.split(word)
+    except ValueError:
+        return word
+    return parts[0] if len(parts) == 1 else word
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.one_of(st.text(alphabet=st.sampled_from(list("ab09_.,:/=@%+-' \"#\\<>;")), max_size=12), st.text(max_size=8)))
+def test_a_name_placed_as_it_is_is_unquoted_as_shlex_unquotes_it(word: str) -> None:
+    """A word shell_word left as it is goes back without shlex; every word gives what shlex gave it."""
+    from advisor.shell import shell_word, unquoted
+
+    assert unquoted(word) == _shlex_unquoted(word)
+    if word and not word.startswith("-"):
+        assert unquoted(shell_word(word)) == word

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Callable
 
 from advisor import changes as operations
@@ -26,8 +25,6 @@ from advisor.facts.models import HostFacts, cloned
 from advisor.results.model import ChangePlan, Finding, Left, PlanStep, Simulation, unplanned
 from advisor.shell import unquoted
 
-# a domain's name as a plan's own steps place it, unquoted once a process, not at each step of each walk (shlex)
-_unquoted = lru_cache(maxsize=1024)(unquoted)
 Judge = Callable[[HostFacts], tuple[float | None, set[str]]]  # the score of facts, and what fails ("rule on subject")
 _ROUNDS = 3  # provings at most: each round holds the steps that broke something
 
@@ -49,7 +46,7 @@ class _Walk:
 
     def take(self, step: PlanStep) -> None:
         if step.control is not None:
-            self._control(step.control.action, _unquoted(step.control.domain))
+            self._control(step.control.action, unquoted(step.control.domain))
         elif step.change is not None:
             self._change(step)
 
