@@ -1,7 +1,8 @@
 """The LDoms parsers reworked for speed (session 42) read every text as their
-reference copies (ldm_list_reference.py) did: the same records, or the same
-ParseError at the same line. Texts are real listings cut, shuffled, re-indented
-and salted with ldm-shaped noise, so that every branch of the readers is met."""
+reference copies (ldm_list_reference.py, ldm_devices_reference.py) did: the
+same records, or the same ParseError at the same line. Texts are real outputs
+cut, shuffled, re-indented and salted with ldm-shaped noise, so that every
+branch of the readers is met."""
 
 from __future__ import annotations
 
@@ -10,15 +11,23 @@ from typing import Callable
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import ldm_devices_reference
 import ldm_list_reference
 from advisor.errors import ParseError
-from advisor.platforms.ldoms.parsers import ldm_list
-from conftest import CAPTURES, FIXTURES, examples, is_sample
+from advisor.platforms.ldoms.parsers import ldm_devices, ldm_list
+from conftest import FIXTURES, examples, is_sample
+from test_real_outputs import SAMPLES
 
-_LISTINGS = sorted(p for pattern in ("ldm-list/*", "ldm-list-l/*", "ldm-list-constraints/*")
-                   for p in (FIXTURES / "parsers").glob(pattern) if is_sample(p))
-_LISTINGS += sorted(CAPTURES.glob("*/ldm-list-l.txt"))
-_LISTING_LINES = sorted({line for p in _LISTINGS for line in p.read_text().splitlines()})
+
+def _texts(families: tuple[str, ...], captured: str) -> list[str]:
+    """Every fixture, capture and real sample of these commands."""
+    paths = sorted(p for family in families for p in (FIXTURES / "parsers" / family).glob("*") if is_sample(p))
+    paths += sorted(FIXTURES.glob(f"*/*/{captured}"))
+    return [p.read_text() for p in paths] + [s.body for s in SAMPLES if s.family in families]
+
+
+_LISTINGS = _texts(("ldm-list", "ldm-list-l", "ldm-list-bindings", "ldm-list-constraints"), "ldm-list-l.txt")
+_DEVICES = _texts(("ldm-list-devices",), "ldm-list-devices.txt")
 # what the readers tell lines by: section names, headers, dashes, elisions, tabs, key=value
 _NOISE = "ABCDEFGHIJKLMNOPRSTUVWXYZ abcdefnrstuvw0123456789-_=.%()@/\t…"
 
@@ -48,12 +57,13 @@ def _edited(line: str, data: st.DataObject) -> str:
     return line
 
 
-def _listing_text(data: st.DataObject) -> str:
-    """A real listing with some of its lines edited, dropped, repeated or moved, or lines drawn from them all."""
+def _cut_up(texts: list[str], data: st.DataObject) -> str:
+    """A real output with some of its lines edited, dropped, repeated or moved, or lines drawn from them all."""
     if data.draw(st.booleans()):
-        lines = data.draw(st.sampled_from(_LISTINGS)).read_text().splitlines()
+        lines = data.draw(st.sampled_from(texts)).splitlines()
     else:
-        lines = data.draw(st.lists(st.sampled_from(_LISTING_LINES), max_size=60))
+        pool = sorted({line for text in texts for line in text.splitlines()})
+        lines = data.draw(st.lists(st.sampled_from(pool), max_size=60))
     for _ in range(data.draw(st.integers(0, 8))):
         if not lines:
             break
@@ -73,7 +83,7 @@ def _listing_text(data: st.DataObject) -> str:
 @SETTINGS
 @given(data=st.data(), domain=st.sampled_from([None, "ldg1", "primary"]))
 def test_ldm_list_reads_a_listing_as_its_reference_copy(data: st.DataObject, domain: str | None) -> None:
-    text = _listing_text(data)
+    text = _cut_up(_LISTINGS, data)
     assert _outcome(lambda t: ldm_list.parse(t, domain), text) == \
         _outcome(lambda t: ldm_list_reference.parse(t, domain), text)
 
@@ -84,8 +94,31 @@ def test_ldm_list_reads_noise_as_its_reference_copy(text: str) -> None:
     assert _outcome(ldm_list.parse, text) == _outcome(ldm_list_reference.parse, text)
 
 
-def test_the_listings_drawn_from_hold_every_kind_of_table() -> None:
-    """The property tests above are only as good as the listings they cut up."""
-    text = "\n".join(_LISTING_LINES)
+def _devices(text: str) -> dict[str, object]:
+    return vars(ldm_devices.parse(text))
+
+
+def _reference_devices(text: str) -> dict[str, object]:
+    return vars(ldm_devices_reference.parse(text))  # its own Devices class: compared by its fields
+
+
+@SETTINGS
+@given(data=st.data())
+def test_ldm_devices_reads_a_listing_as_its_reference_copy(data: st.DataObject) -> None:
+    text = _cut_up(_DEVICES, data)
+    assert _outcome(_devices, text) == _outcome(_reference_devices, text)
+
+
+@SETTINGS
+@given(text=st.text(alphabet=_NOISE + "\n|", max_size=300))
+def test_ldm_devices_reads_noise_as_its_reference_copy(text: str) -> None:
+    assert _outcome(_devices, text) == _outcome(_reference_devices, text)
+
+
+def test_the_outputs_cut_up_hold_every_kind_of_table() -> None:
+    """The property tests above are only as good as the outputs they cut up."""
+    listings, devices = "\n".join(_LISTINGS), "\n".join(_DEVICES)
     for needle in ("PEER", "NAME             STATE", "VCPU", "DISK", "VSW", "CONSTRAINT", "DOMAIN"):
-        assert needle in text, needle
+        assert needle in listings, needle
+    for needle in ("%FREE", "BOUND", "MEMORY", "|pid=", "|pa="):
+        assert needle in devices, needle
