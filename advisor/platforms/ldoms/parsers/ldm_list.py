@@ -17,12 +17,14 @@ is not known to be empty. `ldm list-constraints` opens each domain with a
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from advisor.collect.capture import RawOutput
 from advisor.errors import ParseError
-from advisor.platforms.ldoms.parsers.ldm_records import LdmDomain, LdmListing, Record, column_key, flags_from_letters
+from advisor.platforms.ldoms.parsers.ldm_records import (LdmDomain, LdmListing, Record, TableRow, column_key,
+                                                         flags_from_letters)
 from advisor.parsers.text import Header, parse_int, parse_size
 
 _SECTION = re.compile(r"^[A-Z][A-Z0-9_-]*$")
@@ -56,14 +58,11 @@ class _Section:
 
 @dataclass(frozen=True, slots=True)
 class _Columns:
-    """A table header as _table reads its rows: `header` splits a row into cells
-    keyed as records are (column_key), unless two names share a key (`keyed` False:
-    the cells are renamed one by one, as they always were)."""
+    """A table header as _table reads its rows."""
 
     first: str  # the header's first name: a line starting with it opens the table again
     indent: int
-    header: Header
-    keyed: bool
+    split: Callable[[str], dict[str, str]]  # a row's cells, keyed as records are (column_key)
 
 
 @lru_cache(maxsize=256)
@@ -71,17 +70,17 @@ def _columns(text: str) -> _Columns:
     """Read once per header text: every domain's tables repeat the same few headers."""
     header = Header.parse(text)
     keys = tuple(column_key(name) for name in header.names)
-    keyed = len(set(keys)) == len(set(header.names))
     first = header.names[0] if header.names else ""
-    return _Columns(first, header.indent, Header(keys, header.starts, header.indent) if keyed else header, keyed)
+    if len(set(keys)) == len(set(header.names)):  # split straight into cells named by their keys
+        return _Columns(first, header.indent, Header(keys, header.starts, header.indent).split_aligned)
+    return _Columns(first, header.indent, partial(_renamed_cells, header))  # two names share a key
+
+
+def _renamed_cells(header: Header, text: str) -> dict[str, str]:
+    return {column_key(k): v for k, v in header.split_aligned(text).items()}
 
 
 _parse_header = lru_cache(maxsize=64)(Header.parse)  # a domain header, read once per text
-
-
-def _record(columns: _Columns, text: str, number: int) -> Record:
-    cells = columns.header.split_aligned(text)
-    return Record(cells if columns.keyed else {column_key(k): v for k, v in cells.items()}, number)
 
 
 def _table(section: _Section) -> list[Record]:
@@ -99,10 +98,10 @@ def _table(section: _Section) -> list[Record]:
                 raise ParseError(f"sub-table header before any row in {section.name}", line=number)
             continue
         if child is not None and _indent(text) >= child.indent:
-            rows[-1].peers.append(_record(child, text, number))
+            rows[-1].peers.append(TableRow(child.split, text, number))
             continue
         child = None
-        rows.append(_record(table, text, number))
+        rows.append(TableRow(table.split, text, number))
     return rows
 
 
