@@ -1,5 +1,6 @@
 """The LDoms parsers reworked for speed (session 42) read every text as their
-reference copies (ldm_list_reference.py, ldm_devices_reference.py) did: the
+reference copies (ldm_list_reference.py, ldm_devices_reference.py,
+ldm_parseable_reference.py) did: the
 same records, or the same ParseError at the same line. Texts are real outputs
 cut, shuffled, re-indented and salted with ldm-shaped noise, so that every
 branch of the readers is met."""
@@ -13,8 +14,9 @@ from hypothesis import strategies as st
 
 import ldm_devices_reference
 import ldm_list_reference
+import ldm_parseable_reference
 from advisor.errors import ParseError
-from advisor.platforms.ldoms.parsers import ldm_devices, ldm_list
+from advisor.platforms.ldoms.parsers import ldm_devices, ldm_list, ldm_parseable
 from conftest import FIXTURES, examples, is_sample
 from test_real_outputs import SAMPLES
 
@@ -28,6 +30,7 @@ def _texts(families: tuple[str, ...], captured: str) -> list[str]:
 
 _LISTINGS = _texts(("ldm-list", "ldm-list-l", "ldm-list-bindings", "ldm-list-constraints"), "ldm-list-l.txt")
 _DEVICES = _texts(("ldm-list-devices",), "ldm-list-devices.txt")
+_PARSEABLE = _texts(("ldm-list-l-p", "ldm-list-constraints-p"), "ldm-list-l-p.txt")
 # what the readers tell lines by: section names, headers, dashes, elisions, tabs, key=value
 _NOISE = "ABCDEFGHIJKLMNOPRSTUVWXYZ abcdefnrstuvw0123456789-_=.%()@/\t…"
 
@@ -68,9 +71,13 @@ def _cut_up(texts: list[str], data: st.DataObject) -> str:
         if not lines:
             break
         i = data.draw(st.integers(0, len(lines) - 1))
-        op = data.draw(st.sampled_from(["edit", "drop", "dup", "move"]))
+        op = data.draw(st.sampled_from(["edit", "drop", "dup", "move", "wrap"]))
         if op == "edit":
             lines[i] = _edited(lines[i], data)
+        elif op == "wrap":  # a page wrapping a long line after one of its `|` (or anywhere)
+            bars = [at + 1 for at, ch in enumerate(lines[i]) if ch == "|"] or [len(lines[i]) // 2]
+            at = data.draw(st.sampled_from(bars))
+            lines[i:i + 1] = [lines[i][:at], " " * data.draw(st.integers(0, 4)) + lines[i][at:]]
         elif op == "drop":
             del lines[i]
         elif op == "dup":
@@ -115,6 +122,20 @@ def test_ldm_devices_reads_noise_as_its_reference_copy(text: str) -> None:
     assert _outcome(_devices, text) == _outcome(_reference_devices, text)
 
 
+@SETTINGS
+@given(data=st.data())
+def test_ldm_parseable_reads_a_listing_as_its_reference_copy(data: st.DataObject) -> None:
+    text = _cut_up(_PARSEABLE, data)
+    assert _outcome(ldm_parseable.parse, text) == _outcome(ldm_parseable_reference.parse, text)
+
+
+@SETTINGS
+@given(text=st.text(alphabet=_NOISE + "\n|", max_size=300))
+def test_ldm_parseable_reads_noise_as_its_reference_copy(text: str) -> None:
+    text = "VERSION 1.6\n" + text
+    assert _outcome(ldm_parseable.parse, text) == _outcome(ldm_parseable_reference.parse, text)
+
+
 def test_the_outputs_cut_up_hold_every_kind_of_table() -> None:
     """The property tests above are only as good as the outputs they cut up."""
     listings, devices = "\n".join(_LISTINGS), "\n".join(_DEVICES)
@@ -122,3 +143,6 @@ def test_the_outputs_cut_up_hold_every_kind_of_table() -> None:
         assert needle in listings, needle
     for needle in ("%FREE", "BOUND", "MEMORY", "|pid=", "|pa="):
         assert needle in devices, needle
+    parseable = "\n".join(_PARSEABLE)
+    for needle in ("VERSION 1.", "DOMAIN|", "VSW|", "|peer=", "CORE|count=", "nvramrc"):
+        assert needle in parseable, needle
