@@ -19,7 +19,9 @@ whole cores are not known here.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from advisor.errors import ParseError
 from advisor.parsers.text import digits, parse_size
@@ -40,37 +42,68 @@ class Devices:
 def parse(text: str) -> Devices:
     devices = Devices(None, None)
     section: str | None = None
-    table: _Columns | None = None  # the text table's header, once read
+    read_row: _RowReader | None = None  # of the text table, once its header is read
     for number, line in enumerate(text.splitlines(), start=1):  # numbered's lines, without a Line for each
         stripped = line.strip()
         if not stripped:
-            if table is not None:  # a text table ends at a blank line
-                section, table = None, None
+            if read_row is not None:  # a text table ends at a blank line
+                section, read_row = None, None
             continue
-        if stripped[0].isupper() and _SECTION.fullmatch(stripped):  # the first test spares most rows the regex
-            section, table = stripped, None
+        mark = stripped[0]
+        if mark.isupper() and _SECTION.fullmatch(stripped):  # the first test spares most rows the regex
+            section, read_row = stripped, None
+        elif section is None:
             continue
-        if section is None:
-            continue
-        if stripped.startswith("|"):
+        elif mark == "|":
             _parseable_row(devices, section, dict(f.split("=", 1) for f in stripped.split("|") if "=" in f), number)
-        elif table is None:
-            table = _Columns(stripped.split())
+        elif read_row is None:
+            read_row = _row_reader(section, stripped.split())
         else:
-            _text_row(devices, section, table, stripped.split(), number)
+            read_row(devices, stripped, number)
     if devices.free_cores is None and devices.free_memory_bytes is None and devices.free_vcpus is None:
         raise ParseError("no CORE, VCPU or MEMORY section of ldm list-devices")
     return devices
 
 
-class _Columns:
-    """The positions of a text table's %FREE, SIZE and BOUND columns (the first
-    of each name), found once per table rather than once per row."""
+_RowReader = Callable[[Devices, str, int], None]  # what a text table's row (stripped, and its line) adds
 
-    def __init__(self, header: list[str]):
-        self.free = header.index("%FREE") if "%FREE" in header else None
-        self.size = header.index("SIZE") if "SIZE" in header else None
-        self.bound = header.index("BOUND") if "BOUND" in header else None
+
+def _row_reader(section: str, header: list[str]) -> _RowReader:
+    """What each row of a text table adds, worked out once per table from its header:
+    where its %FREE, SIZE and BOUND columns stand (the first of each name)."""
+    free, size, bound = (header.index(name) if name in header else None for name in ("%FREE", "SIZE", "BOUND"))
+    # a row is split no further than its last column read: a CORE row's CPUSET is a word per strand
+    maxsplit = max((i for i in (free, size, bound) if i is not None), default=0) + 1
+    if section == "CORE" and free is not None:
+        return partial(_core_row, free, maxsplit)
+    if section == "VCPU" and free is not None:
+        return partial(_vcpu_row, free, maxsplit)
+    if section == "MEMORY" and size is not None:
+        return partial(_memory_row, size, bound, maxsplit)
+    return _ignore
+
+
+def _core_row(free: int, maxsplit: int, devices: Devices, row: str, line: int) -> None:
+    cells = row.split(None, maxsplit)
+    if len(cells) > free:
+        _add_core(devices, cells[free], line)
+
+
+def _vcpu_row(free: int, maxsplit: int, devices: Devices, row: str, line: int) -> None:
+    cells = row.split(None, maxsplit)
+    if len(cells) > free:  # _add_vcpu's sum, kept here: this runs for each of a T5's 256 strands
+        devices.free_vcpus = (devices.free_vcpus or 0) + (1 if cells[free] == "100" else 0)
+
+
+def _memory_row(size: int, bound: int | None, maxsplit: int, devices: Devices, row: str, line: int) -> None:
+    cells = row.split(None, maxsplit)
+    if len(cells) > size:
+        owner = cells[bound] if bound is not None and len(cells) > bound and _NAME.match(cells[bound]) else None
+        _add_memory(devices, parse_size(cells[size]), owner, line)
+
+
+def _ignore(devices: Devices, row: str, line: int) -> None:
+    pass
 
 
 def _add_core(devices: Devices, free: str | None, line: int) -> None:
@@ -87,17 +120,6 @@ def _add_memory(devices: Devices, size: int | None, bound: str | None, line: int
 
 def _add_vcpu(devices: Devices, free: str | None) -> None:
     devices.free_vcpus = (devices.free_vcpus or 0) + (1 if free == "100" else 0)
-
-
-def _text_row(devices: Devices, section: str, table: _Columns, cells: list[str], line: int) -> None:
-    free, size, at = table.free, table.size, table.bound
-    if section == "CORE" and free is not None and len(cells) > free:
-        _add_core(devices, cells[free], line)
-    elif section == "VCPU" and free is not None and len(cells) > free:
-        _add_vcpu(devices, cells[free])
-    elif section == "MEMORY" and size is not None and len(cells) > size:
-        bound = cells[at] if at is not None and len(cells) > at and _NAME.match(cells[at]) else None
-        _add_memory(devices, parse_size(cells[size]), bound, line)
 
 
 def _parseable_row(devices: Devices, section: str, fields: dict[str, str], line: int) -> None:

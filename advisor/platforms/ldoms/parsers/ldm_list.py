@@ -17,11 +17,15 @@ is not known to be empty. `ldm list-constraints` opens each domain with a
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache, partial
 
 from advisor.collect.capture import RawOutput
 from advisor.errors import ParseError
-from advisor.platforms.ldoms.parsers.ldm_records import LdmDomain, LdmListing, Record, column_key, flags_from_letters
-from advisor.parsers.text import Header, Line, parse_int, parse_size
+from advisor.platforms.ldoms.parsers.ldm_records import (LdmDomain, LdmListing, Record, TableRow, column_key,
+                                                         flags_from_letters)
+from advisor.parsers.text import Header, parse_int, parse_size
 
 _SECTION = re.compile(r"^[A-Z][A-Z0-9_-]*$")
 # A table header: upper-case words (`NAME`, `NET-DEV`; `%FREE` is not one), read
@@ -37,8 +41,7 @@ def _is_header(text: str) -> bool:
 
 
 def _is_domain_header(text: str) -> bool:
-    tokens = text.split()
-    return tokens[:3] == ["NAME", "STATE", "FLAGS"]
+    return text.startswith("NAME") and text.split()[:3] == ["NAME", "STATE", "FLAGS"]
 
 
 def _indent(text: str) -> int:
@@ -49,35 +52,56 @@ class _Section:
     def __init__(self, name: str, line: int):
         self.name = name
         self.line = line
-        self.lines: list[Line] = []
+        self.lines: list[tuple[int, str]] = []  # each line's number and text (tabs expanded)
         self.elided = False
+
+
+@dataclass(frozen=True, slots=True)
+class _Columns:
+    """A table header as _table reads its rows."""
+
+    first: str  # the header's first name: a line starting with it opens the table again
+    indent: int
+    split: Callable[[str], dict[str, str]]  # a row's cells, keyed as records are (column_key)
+
+
+@lru_cache(maxsize=256)
+def _columns(text: str) -> _Columns:
+    """Read once per header text: every domain's tables repeat the same few headers."""
+    header = Header.parse(text)
+    keys = tuple(column_key(name) for name in header.names)
+    first = header.names[0] if header.names else ""
+    if len(set(keys)) == len(set(header.names)):  # split straight into cells named by their keys
+        return _Columns(first, header.indent, Header(keys, header.starts, header.indent).split_aligned)
+    return _Columns(first, header.indent, partial(_renamed_cells, header))  # two names share a key
+
+
+def _renamed_cells(header: Header, text: str) -> dict[str, str]:
+    return {column_key(k): v for k, v in header.split_aligned(text).items()}
+
+
+_parse_header = lru_cache(maxsize=64)(Header.parse)  # a domain header, read once per text
 
 
 def _table(section: _Section) -> list[Record]:
     """Rows of a tabular section, with PEER-style sub-tables attached."""
     rows: list[Record] = []
-    header: Header | None = None
-    child: Header | None = None
-    for ln in section.lines:
-        text = ln.text
-        if header is None:
-            header = Header.parse(text)
-            continue
-        if _is_header(text) and len(words := text.split()) >= 2:  # a one-word row ("UART") is data
-            if words[0] == header.names[0]:
-                header, child = Header.parse(text), None
+    table = _columns(section.lines[0][1])
+    child: _Columns | None = None
+    for number, text in section.lines[1:]:
+        if _TABLE_HEADER.match(text) and len(words := text.split()) >= 2:  # a one-word row ("UART") is data
+            if words[0] == table.first:
+                table, child = _columns(text), None
             elif rows:
-                child = Header.parse(text)
+                child = _columns(text)
             else:
-                raise ParseError(f"sub-table header before any row in {section.name}", line=ln.number)
+                raise ParseError(f"sub-table header before any row in {section.name}", line=number)
             continue
         if child is not None and _indent(text) >= child.indent:
-            cells = child.split_aligned(text)
-            rows[-1].peers.append(Record({column_key(k): v for k, v in cells.items()}, ln.number))
+            rows[-1].peers.append(TableRow(child.split, text, number))
             continue
         child = None
-        cells = header.split_aligned(text)
-        rows.append(Record({column_key(k): v for k, v in cells.items()}, ln.number))
+        rows.append(TableRow(table.split, text, number))
     return rows
 
 
@@ -85,24 +109,24 @@ def _key_values(section: _Section) -> dict[str, Record]:
     """`key=value` lines; a bare word (3.4's `whole-core`) counts as `word=true`.
     In VARIABLES a line without `=` continues the value above it (nvramrc)."""
     out: dict[str, Record] = {}
-    for ln in section.lines:
-        text = ln.text.strip()
+    for number, text in section.lines:
+        text = text.strip()
         key, sep, value = text.partition("=")
         if sep and _KEY.fullmatch(key):
-            out[key] = Record({key: value}, ln.number)
+            out[key] = Record({key: value}, number)
         elif section.name != "VARIABLES":
-            out[text] = Record({text: "true"}, ln.number)
+            out[text] = Record({text: "true"}, number)
     return out
 
 
-def _summary(header: Header, ln: Line) -> LdmDomain:
-    cells = header.split_aligned(ln.text)
+def _summary(header: Header, number: int, text: str) -> LdmDomain:
+    cells = header.split_aligned(text)
     name = cells.get("NAME")
     if not name:
-        raise ParseError("domain summary row has no NAME", line=ln.number)
+        raise ParseError("domain summary row has no NAME", line=number)
     return LdmDomain(
         name=name,
-        line=ln.number,
+        line=number,
         state=cells.get("STATE"),
         flags=flags_from_letters(cells.get("FLAGS", "")),
         ncpu=parse_int(cells.get("VCPU", "")),
@@ -119,22 +143,24 @@ def _apply(domain: LdmDomain, section: _Section) -> None:
     domain.sections.add(section.name)
     if section.elided:
         domain.elided.add(section.name)
-    if not section.lines:
+    lines = section.lines
+    if not lines:
         return
     name = section.name
-    if name in ("VCPU", "CORE", "MEMORY") and len(section.lines) == 2 and \
-            domain.take_count(name, {section.lines[0].text.strip().lower(): section.lines[1].text.strip()}):
+    if name in ("VCPU", "CORE", "MEMORY") and len(lines) == 2 and \
+            domain.take_count(name, {lines[0][1].strip().lower(): lines[1][1].strip()}):
         return
     if name in ("CONTROL", "CONSTRAINT", "DEPENDENCY", "VARIABLES"):
         target = {"CONTROL": domain.control, "CONSTRAINT": domain.constraint}.get(name)
         if target is not None:  # DEPENDENCY and VARIABLES are not read
             target.update(_key_values(section))
         return
-    if not _is_header(section.lines[0].text):
+    first_number, first = lines[0]
+    if not _is_header(first):
         if name in _TARGETS:  # a table the rules read, in a layout not known here: never read as empty
             raise ParseError(f"{name} of domain {domain.name} is in a layout advisor does not read "
-                             f"({' '.join(section.lines[0].text.split())[:60]!r}); "
-                             f"`ldm list -l -p` gives the same facts in every release", line=section.lines[0].number)
+                             f"({' '.join(first.split())[:60]!r}); "
+                             f"`ldm list -l -p` gives the same facts in every release", line=first_number)
         return  # UUID, MAC, HOSTID, SOFTSTATE: single values, not used by rules
     rows = _table(section)  # read whether kept or not: a table advisor cannot read is an error either way
     if name in _TARGETS:
@@ -162,30 +188,30 @@ class _Reader:
         self.domain = domain
         self.domains.append(domain)
 
-    def elision(self, ln: Line) -> None:
+    def elision(self, text: str) -> None:
         """A `...` line: what the guide left out of the listing."""
-        if ln.text[0].isspace() and self.section is not None:
+        if text[0].isspace() and self.section is not None:
             self.section.elided = True
             return
         self.close_section()
         if self.domain is not None:
             self.domain.complete = False
 
-    def excerpt_domain(self, ln: Line) -> LdmDomain:
+    def excerpt_domain(self, number: int) -> LdmDomain:
         """The domain of a listing that starts at one of its sections (`ldm list -l ldg1` as
         the guides cut it): the one its command line names."""
         if self.domain_name is None:
             raise ParseError("an excerpt of `ldm list -l` without its `NAME STATE FLAGS` header: which domain "
                              "it shows is not known; paste it with its command line (`ldm list -l DOMAIN`)",
-                             line=ln.number)
-        domain = LdmDomain(name=self.domain_name, line=ln.number, complete=False)
+                             line=number)
+        domain = LdmDomain(name=self.domain_name, line=number, complete=False)
         self.start_domain(domain)
         return domain
 
-    def flush_left(self, ln: Line, stripped: str) -> None:
+    def flush_left(self, number: int, text: str, stripped: str) -> None:
         if self.awaiting_name:
             self.awaiting_name = False
-            self.start_domain(LdmDomain(name=stripped.split()[0], line=ln.number, complete=False))
+            self.start_domain(LdmDomain(name=stripped.split()[0], line=number, complete=False))
             return
         if _SECTION.match(stripped):
             self.close_section()
@@ -193,52 +219,50 @@ class _Reader:
                 self.awaiting_name, self.domain = True, None
                 return
             if self.domain is None:
-                self.excerpt_domain(ln)
-            self.section = _Section(stripped, ln.number)
+                self.excerpt_domain(number)
+            self.section = _Section(stripped, number)
             return
         domain = self.domain
         if self.header is not None and domain is not None and self.section is None and not domain.sections:
-            self.start_domain(_summary(self.header, ln))  # another row of the short `ldm list`
+            self.start_domain(_summary(self.header, number, text))  # another row of the short `ldm list`
             return
         if self.section is not None and not self.section.lines:  # a value printed flush left (1.x SOFTSTATE)
-            self.section.lines.append(Line(ln.number, "    " + stripped))
+            self.section.lines.append((number, "    " + stripped))
             return
         if domain is None:
-            raise ParseError("expected a 'NAME STATE FLAGS ...' domain header", line=ln.number)
-        raise ParseError(f"unexpected line in domain {domain.name}: {stripped[:40]!r}", line=ln.number)
+            raise ParseError("expected a 'NAME STATE FLAGS ...' domain header", line=number)
+        raise ParseError(f"unexpected line in domain {domain.name}: {stripped[:40]!r}", line=number)
 
-    def line(self, ln: Line, stripped: str) -> None:
+    def line(self, number: int, text: str, stripped: str) -> None:
         """A line that is not blank, and the line stripped."""
         mark = stripped[0]  # the regexes below are tried only on the lines they can match
         if mark == "-" and _DASHES.match(stripped):
             self.close_section()
             self.domain = None
         elif mark in ".…" and _ELIDED.match(stripped):
-            self.elision(ln)
-        elif not ln.text[0].isspace() and _is_domain_header(ln.text):
+            self.elision(text)
+        elif text[0].isspace() and not (self.awaiting_summary or self.awaiting_name):  # most lines: a section's
+            if self.section is None:
+                raise ParseError("indented line outside any section", line=number)
+            self.section.lines.append((number, text.expandtabs(8) if "\t" in text else text))
+        elif not text[0].isspace() and _is_domain_header(text):
             self.close_section()
-            self.header, self.awaiting_summary, self.domain = Header.parse(ln.text), True, None
+            self.header, self.awaiting_summary, self.domain = _parse_header(text), True, None
         elif self.awaiting_summary:
             assert self.header is not None
-            self.start_domain(_summary(self.header, ln))
+            self.start_domain(_summary(self.header, number, text))
             self.awaiting_summary = False
-        elif self.awaiting_name:
-            self.flush_left(ln, stripped)
-        elif not ln.text[0].isspace():
-            self.flush_left(ln, stripped)
-        elif self.section is None:
-            raise ParseError("indented line outside any section", line=ln.number)
-        else:
-            self.section.lines.append(Line(ln.number, ln.text.expandtabs(8)) if "\t" in ln.text else ln)
+        else:  # flush left, or the name after list-constraints' `DOMAIN` line
+            self.flush_left(number, text, stripped)
 
 
 def parse(text: str, domain: str | None = None) -> LdmListing:
     """A listing of `ldm list -l`, `ldm list-bindings`, `ldm list` (no sections) or
     `ldm list-constraints`; `domain` is the one its command line names, if any."""
     reader = _Reader(domain)
-    for number, line in enumerate(text.splitlines(), start=1):  # numbered's lines
+    for number, line in enumerate(text.splitlines(), start=1):  # numbered's lines, without a Line for each
         if stripped := line.strip():
-            reader.line(Line(number, line), stripped)
+            reader.line(number, line, stripped)
     reader.close_section()
     if reader.awaiting_summary:
         raise ParseError("domain header without a summary row (truncated?)")

@@ -12,7 +12,7 @@ import re
 
 from advisor.errors import ParseError
 from advisor.platforms.ldoms.parsers.ldm_records import LdmDomain, LdmListing, Record
-from advisor.parsers.text import numbered, parse_int
+from advisor.parsers.text import parse_int
 
 _VERSION = re.compile(r"^VERSION\s+(\d+(?:\.\d+)*)\s*$")
 _KEYWORD = re.compile(r"^([A-Z][A-Z0-9_-]*)(\|.*)?$")
@@ -54,64 +54,67 @@ def _lists(domain: LdmDomain) -> dict[str, list[Record]]:
             "VNET": domain.vnets, "VDS": domain.vds, "VDISK": domain.vdisks}
 
 
-def _unwrap(lines: list) -> list:
+def _unwrap(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
     """A page that wrapped a long record after one of its `|`: the next line,
-    when it is neither a keyword nor a `|` continuation, is the rest of it."""
-    out: list = []
-    for ln in lines:
-        text = ln.text.strip()
-        if out and out[-1].text.rstrip().endswith("|") and not text.startswith("|") and not _KEYWORD.match(text):
-            out[-1] = type(ln)(out[-1].number, out[-1].text.rstrip() + text)
+    when it is neither a keyword nor a `|` continuation, is the rest of it.
+    Lines are (number, text stripped)."""
+    out: list[tuple[int, str]] = []
+    for number, text in lines:
+        if out and out[-1][1].endswith("|") and not text.startswith("|") and not _KEYWORD.match(text):
+            out[-1] = (out[-1][0], out[-1][1] + text)
         else:
-            out.append(ln)
+            out.append((number, text))
     return out
 
 
 def parse(text: str) -> LdmListing:
-    lines = _unwrap([ln for ln in numbered(text) if ln.text.strip()])
+    # numbered's lines, stripped, without a Line for each
+    lines = _unwrap([(number, stripped) for number, line in enumerate(text.splitlines(), start=1)
+                     if (stripped := line.strip())])
     if not lines:
         raise ParseError("empty output")
-    m = _VERSION.match(lines[0].text.strip())
+    m = _VERSION.match(lines[0][1])
     if not m:
-        raise ParseError("expected a 'VERSION 1.n' first line", line=lines[0].number)
+        raise ParseError("expected a 'VERSION 1.n' first line", line=lines[0][0])
     domains: list[LdmDomain] = []
     domain: LdmDomain | None = None
     keyword: str | None = None
     parent: Record | None = None  # keyword record that continuation lines are peers of
-    for ln in lines[1:]:
-        text = ln.text.strip()
+    rows: list[Record] | None = None  # the domain's list the keyword's continuation lines go to
+    for number, text in lines[1:]:
         if text.startswith("|"):
             if domain is None or keyword is None:
-                raise ParseError("continuation line outside any record", line=ln.number)
-            rec = Record(_attributes(text, ln.number), ln.number)
+                raise ParseError("continuation line outside any record", line=number)
+            rec = Record(_attributes(text, number), number)
             if parent is not None:
                 parent.peers.append(rec)
             elif keyword in ("CONTROL", "CONSTRAINT"):
                 _merge(domain, keyword, rec)
-            elif keyword in _lists(domain):
-                _lists(domain)[keyword].append(rec)
+            elif rows is not None:
+                rows.append(rec)
             continue
         km = _KEYWORD.match(text)
         if not km:
             if keyword == "VARIABLES":
                 continue  # rest of a multi-line variable value
-            raise ParseError(f"not a parseable ldm record: {text[:40]!r}", line=ln.number)
+            raise ParseError(f"not a parseable ldm record: {text[:40]!r}", line=number)
         keyword = km.group(1)
-        rec = Record(_attributes(km.group(2) or "", ln.number), ln.number)
-        parent = None
+        rec = Record(_attributes(km.group(2) or "", number), number)
+        parent = rows = None
         if keyword == "DOMAIN":
             domain = _domain(rec)
             domains.append(domain)
             continue
         if domain is None:
-            raise ParseError(f"{keyword} record before any DOMAIN record", line=ln.number)
+            raise ParseError(f"{keyword} record before any DOMAIN record", line=number)
         domain.sections.add(keyword)
+        rows = _lists(domain).get(keyword)  # once per keyword record, not once per line under it
         if keyword in ("CONTROL", "CONSTRAINT"):
             _merge(domain, keyword, rec)
         elif domain.take_count(keyword, rec.values):
             continue
-        elif keyword in _lists(domain) and rec.values:
-            _lists(domain)[keyword].append(rec)
+        elif rows is not None and rec.values:
+            rows.append(rec)
             parent = rec
     if not domains:
         raise ParseError("no DOMAIN record found")

@@ -8,7 +8,9 @@ from either are identical.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from advisor.parsers.text import digits, parse_size
 
@@ -65,7 +67,7 @@ def column_key(header: str) -> str:
     return COLUMN_KEYS.get(header, header.lower())
 
 
-@dataclass
+@dataclass(eq=False)
 class Record:
     """One row or attribute line: its values and the line it was on."""
 
@@ -76,6 +78,29 @@ class Record:
     def get(self, key: str) -> str | None:
         value = self.values.get(key)
         return value if value not in (None, "") else None
+
+    def __eq__(self, other: object) -> bool:  # a TableRow is equal to the Record of the same values
+        if not isinstance(other, Record):
+            return NotImplemented
+        return (self.values, self.line, self.peers) == (other.values, other.line, other.peers)
+
+
+class TableRow(Record):
+    """A row of a human-form table: its cells are split from its text when first
+    read. Most never are (a VCPU table's rows are counted, a VCONS table's not
+    kept), and splitting a row is most of what reading it costs."""
+
+    def __init__(self, split: Callable[[str], dict[str, str]], text: str, line: int):
+        self.line = line
+        self.peers = []
+        self._split = split
+        self._text = text
+
+    def __getattr__(self, name: str) -> Any:  # called only for attributes not set: `values` until first read
+        if name != "values":
+            raise AttributeError(name)
+        self.values = self._split(self._text)
+        return self.values
 
 
 @dataclass
