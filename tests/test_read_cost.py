@@ -3,8 +3,12 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 from hypothesis import given, strategies as st
 
+from advisor.collect import offline
 from advisor.platforms.solaris.parsers import kstat
 
 _BYTES = st.lists(st.sampled_from([b"\n", b"\r", b"", b"x", b"  ", b"1700000000", b"tcp:0:tcp:outDataSegs\t1"]),
@@ -35,3 +39,36 @@ def test_the_tail_of_a_block_from_an_offset_is_the_tail_of_its_slice(previous: l
                                                                      offset: int) -> None:
     offset = min(offset, len(block))
     assert kstat._tail(previous, block, offset) == _old_tail(previous, block[offset:])
+
+
+_PARTS = st.lists(st.sampled_from(["a", "b-c", ".", "..", "x.txt", "", "\udcff"]), max_size=4)
+
+
+@given(_PARTS, _PARTS, st.booleans())
+def test_a_path_relative_to_its_bundle_is_what_relative_to_gives(root_parts: list[str], rest: list[str],
+                                                                 absolute: bool) -> None:
+    root = Path(("/" if absolute else "") + "/".join(root_parts) or ".")
+    path = root.joinpath(*[p for p in rest if p not in ("", ".", "..")] or ["f"])
+    assert offline._relative(path, root, os.path.join(str(root), "")) == path.relative_to(root).as_posix()
+
+
+def _old_files(loader: offline.Loader, path: Path, shown: str) -> list[Path]:
+    """Loader._files as it was: every entry stat'ed, and judged by its name and place."""
+    return [p for p in path.iterdir() if p.is_file() and not p.name.startswith(".") and not offline.is_archive(p)
+            and loader._inside(p, path, shown)]
+
+
+def test_a_folders_files_are_those_every_entry_stated_gives(tmp_path: Path) -> None:
+    folder, outside = tmp_path / "b", tmp_path / "elsewhere.txt"
+    folder.mkdir()
+    outside.write_text("x")
+    (folder / "sub").mkdir()
+    for name in ("kstat-p.txt", ".hidden", "h1.tar.gz", "X.TGZ", "manifest.yaml", "odd\udcff.txt"):
+        (folder / name).write_bytes(b"x")
+    (folder / "in-link.txt").symlink_to(folder / "kstat-p.txt")
+    (folder / "out-link.txt").symlink_to(outside)
+    (folder / "dangling.txt").symlink_to(folder / "none")
+    (folder / "dir-link").symlink_to(folder / "sub")
+    with offline.Loader() as new, offline.Loader() as old:
+        assert new._files(folder, "b") == _old_files(old, folder, "b")
+        assert new.errors == old.errors and len(new.errors) == 1
