@@ -6,9 +6,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from hypothesis import given, strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from advisor.collect import offline
+from advisor.collect.capture import RawOutput
 from advisor.platforms.solaris.parsers import kstat
 
 _BYTES = st.lists(st.sampled_from([b"\n", b"\r", b"", b"x", b"  ", b"1700000000", b"tcp:0:tcp:outDataSegs\t1"]),
@@ -72,3 +73,18 @@ def test_a_folders_files_are_those_every_entry_stated_gives(tmp_path: Path) -> N
     with offline.Loader() as new, offline.Loader() as old:
         assert new._files(folder, "b") == _old_files(old, folder, "b")
         assert new.errors == old.errors and len(new.errors) == 1
+
+
+def _old_text(path: Path) -> str:
+    """RawOutput.text's reading as it was: the file in text mode."""
+    return path.read_text(encoding="utf-8", errors="replace")
+
+
+@settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from([b"\r", b"\n", b"\r\n", b"a", b"\xff", b"\xe9", b"\xc3", b"\xa9", b"\xe2\x80",
+                                 b"\xa8", b"\x00", "\u2028".encode()]), max_size=30).map(b"".join),
+       st.sampled_from([0, 8189, 8190, 8191, 8192]))
+def test_an_outputs_text_is_what_text_mode_reads(tmp_path: Path, raw: bytes, pad: int) -> None:
+    path = tmp_path / "out.txt"
+    path.write_bytes(b"a" * pad + raw)  # pads that put the sequences across text mode's 8 kB reads
+    assert RawOutput("x", "out.txt", path).text() == _old_text(path)
