@@ -17,5 +17,8 @@ def ends_with(member: str, paths: Iterable[str]) -> bool:
 
 
 def is_archive(path: Path) -> bool:
-    name = path.name.lower()
-    return name.endswith((".tar.gz", ".tgz", ".tar", ".tar.bz2", ".tar.xz", ".txz"))
+    return is_archive_name(path.name)
+
+
+def is_archive_name(name: str) -> bool:
+    return name.lower().endswith((".tar.gz", ".tgz", ".tar", ".tar.bz2", ".tar.xz", ".txz"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 
 from datetime import datetime
@@ -32,11 +33,14 @@ class RawOutput:
     def text(self) -> str:
         """The whole output, for parsers that read it at once (all but kstat's,
         which streams): refused past MAX_TEXT_BYTES, so memory stays bounded."""
-        size = self.path.stat().st_size
-        if size > MAX_TEXT_BYTES:
-            raise ParseError(f"{size:,} bytes, more than the {MAX_TEXT_BYTES >> 20} MiB advisor reads of one "
-                             f"such output; refused")
-        text = self.path.read_text(encoding="utf-8", errors="replace")
+        with self.path.open("rb") as fh:  # one open, its size from it: not a stat, then a text-mode reader
+            size = os.fstat(fh.fileno()).st_size
+            if size > MAX_TEXT_BYTES:
+                raise ParseError(f"{size:,} bytes, more than the {MAX_TEXT_BYTES >> 20} MiB advisor reads of one "
+                                 f"such output; refused")
+            text = fh.read().decode("utf-8", errors="replace")
+        if "\r" in text:  # as text mode reads it: \r\n, and a lone \r, end a line as \n
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
         if (run := long_number(text)) is not None:  # int() refuses it: no command prints such a number
             raise ParseError(f"a number of more than {MAX_DIGITS:,} digits; not one any command prints",
                              line=text.count("\n", 0, run.start()) + 1)

@@ -105,7 +105,8 @@ def _links(facts: SolarisFacts, parsed: dict[str, Any], files: dict[str, str]) -
     by_link: dict[str, dict[str, LinkProp]] = {}
     for prop in props or []:
         by_link.setdefault(prop.link, {})[prop.name] = prop
-        links.setdefault(prop.link, Link(name=prop.link))
+        if prop.link not in links:  # not setdefault: that made a Link for each of its properties
+            links[prop.link] = Link(name=prop.link)
     for name, lk in links.items():
         _apply_props(lk, by_link.get(name, {}), files)
         lk.is_vnet = lk.driver == "vnet"

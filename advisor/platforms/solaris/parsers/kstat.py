@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache, partial
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, TextIO
+from typing import Callable, Iterable, Iterator, NamedTuple, TextIO
 
 from advisor.errors import ParseError
 
@@ -19,12 +20,16 @@ from advisor.errors import ParseError
 _SPACED = re.compile(r"^([A-Za-z_][\w.,-]*):(\d+):([^:\t]*):(\S.*?)(?:\s{2,}|\s(?=\S+$))(.*)$")
 
 
-@dataclass(frozen=True)
-class KstatKey:
+class KstatKey(NamedTuple):
     module: str
     instance: int
     name: str
     statistic: str
+
+
+# A kept (module, instance, name, statistic) as a KstatKey, made in C: NamedTuple's
+# own __new__ (Python) and a frozen dataclass's __init__ cost several times more a key.
+_as_key = partial(tuple.__new__, KstatKey)
 
 
 @dataclass
@@ -149,10 +154,10 @@ class _Reader:
             raise ParseError("no kstat lines found" if number else "empty output")
         if not self.last_ok and ":" in self.text and "\t" not in self.text:
             raise ParseError("last line has no value (truncated file?)", line=number)
-        scan = Scan({KstatKey(*key): KstatValue(value.strip(), line) for key, (value, line, _r) in self.kept.items()})
+        scan = Scan({_as_key(key): KstatValue(value.strip(), line) for key, (value, line, _r) in self.kept.items()})
         if self.first is not None:
             last = self.round
-            scan.samples = [{KstatKey(*key): KstatValue(value.strip(), line) for key, (value, line, _r) in held}
+            scan.samples = [{_as_key(key): KstatValue(value.strip(), line) for key, (value, line, _r) in held}
                             for held in (self.first.items(),
                                          ((k, v) for k, v in self.kept.items() if v[2] == last))]
             scan.rounds = last + 1
@@ -188,13 +193,7 @@ def scan_file(path: Path, wanted: Wanted, modules: frozenset[str], statistics: f
     file with lone carriage returns (which text mode reads as line ends) takes
     parse_stream."""
     reader = _Reader(wanted, modules, limit)
-    names = b"|".join(re.escape(m.encode()) for m in sorted(modules))
-    key = rb"(?:" + names + rb"):"
-    if statistics:  # `instance:name:statistic`, the statistic one of them and not the start of a longer word
-        stats = b"|".join(re.escape(m.encode()) for m in sorted(statistics))
-        key += rb"[^:\n]*:[^:\n]*:(?:" + stats + rb")(?![\w:])"
-    first = re.compile(key)
-    starts = re.compile(rb"\n" + key + rb"[^\n]*")  # led by a literal newline: searched at memchr speed
+    first, starts = _patterns(modules, statistics)
     number = 0  # lines before the block being read
     tail: list[bytes] = []  # the file's last substantive line and the lines after it
     blank_inside = False
@@ -224,8 +223,8 @@ def scan_file(path: Path, wanted: Wanted, modules: frozenset[str], statistics: f
             number += block.count(b"\n", at)
             if offset < len(block) and not block.endswith(b"\n"):
                 number += 1  # the file's last line, without its newline
-            tail = _tail(tail, block[offset:])
-            blank_inside = blank_inside or b"\n\n" in block.rstrip(b"\n")
+            tail = _tail(tail, block, offset)
+            blank_inside = blank_inside or block.find(b"\n\n", 0, _unended(block)) >= 0
             if not data:
                 break
             if len(carry) > MAX_LINE:  # kept whole it would be copied again with every block read
@@ -239,6 +238,23 @@ def scan_file(path: Path, wanted: Wanted, modules: frozenset[str], statistics: f
     return scan
 
 
+@cache
+def _patterns(modules: frozenset[str], statistics: frozenset[str] | None) -> tuple[re.Pattern[bytes], re.Pattern[bytes]]:
+    """A line that `wanted` can accept, at a block's start and led by a newline:
+    made once for each filter, as the pattern's text costs more to make than to find."""
+    names = b"|".join(re.escape(m.encode()) for m in sorted(modules))
+    key = rb"(?:" + names + rb"):"
+    if statistics:  # `instance:name:statistic`, the statistic one of them and not the start of a longer word
+        stats = b"|".join(re.escape(m.encode()) for m in sorted(statistics))
+        key += rb"[^:\n]*:[^:\n]*:(?:" + stats + rb")(?![\w:])"
+    return re.compile(key), re.compile(rb"\n" + key + rb"[^\n]*")  # led by a literal newline: found fast
+
+
+def _unended(block: bytes) -> int:
+    """len(block.rstrip(b"\n")), without copying the block where it ends in one newline or none."""
+    return len(block) - block.endswith(b"\n") if not block.endswith(b"\n\n") else len(block.rstrip(b"\n"))
+
+
 def _line(raw: bytes) -> str:
     """A line as text mode gives it: decoded, its CRLF read as LF."""
     text = raw.decode("utf-8", errors="replace")
@@ -250,12 +266,12 @@ def _substantive(raw: bytes) -> bool:
     return bool(text.strip()) and not _TIMESTAMP.match(text)
 
 
-def _tail(previous: list[bytes], block: bytes) -> list[bytes]:
-    """The lines from the last substantive one (neither blank nor a timestamp) to the end."""
+def _tail(previous: list[bytes], block: bytes, offset: int = 0) -> list[bytes]:
+    """The lines from the last substantive one (neither blank nor a timestamp) to the end, of block[offset:]."""
     lines: list[bytes] = []
     end = len(block)
-    while end > 0:
-        start = block.rfind(b"\n", 0, end - 1) + 1
+    while end > offset:
+        start = max(block.rfind(b"\n", offset, end - 1) + 1, offset)
         lines.append(block[start:end])
         if _substantive(lines[-1]):
             return lines[::-1]
