@@ -180,3 +180,19 @@ def test_a_field_is_flattened_only_where_it_is_the_variables() -> None:
     assert cel_env.flattened("l.exists(s, s.a) && v.n > 1").fields == (("v__n", "v", "n"),)
     assert cel_env.flattened("has(s.a) && s.b") is None and cel_env.flattened("host.arch") is None
     assert cel_env.flattened("size(s) == s.n").text == "size(s) == s__n"  # s whole is still given
+
+
+def test_an_outcome_of_the_lazy_variables_alone_is_shared_with_another_scope() -> None:
+    """`s.mtu > v.n` says the same in any scope given the same s and v: a plan's model of the host
+    judged again (Engine.again) finds it known. One that reads the host is the scope's own."""
+    first = cel_env.Scope(cel={"host": {"arch": "sparc"}}, host={"arch": "sparc"}, s={"mtu": 9000}, v={"n": 1500}, p={})
+    alone, with_host = cel_env.Expr("s.mtu > v.n", "test"), cel_env.Expr("s.mtu > 1 && host.arch == 'sparc'", "test")
+    assert alone.test(first) and with_host.test(first)
+    assert len(first.alone) == 1 and len(first.outcomes) == 1
+    second = cel_env.Scope(cel={"host": {"arch": "x86"}}, alone=first.alone, host={"arch": "x86"}, s={"mtu": 9000},
+                           v={"n": 1500}, p={})
+    asked: list[str] = []
+    second.ctx.set_variable_resolver(asked.append)
+    assert alone.test(second) is True and asked == []  # not run: known
+    second.ctx.set_variable_resolver(second.lazy.given.get)
+    assert with_host.test(second) is False and len(second.outcomes) == 1

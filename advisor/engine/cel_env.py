@@ -213,7 +213,8 @@ class Scope:
 
     LAZY = frozenset(LAZY)
 
-    def __init__(self, cel: dict[str, Any] | None = None, **variables: Any):
+    def __init__(self, cel: dict[str, Any] | None = None, alone: dict[Any, tuple[bool, Any]] | None = None,
+                 **variables: Any):
         self.ns: dict[str, Any] = dict(variables)
         self.lazy = _Lazy({k: v for k, v in {**variables, **(cel or {})}.items() if k in self.LAZY})
         # A lazy variable whose value is None reads as this registered null: the
@@ -224,6 +225,10 @@ class Scope:
         # Each outcome of an expression in this scope, by its text and what it read of the lazy
         # variables (Expr._remembered); the eager ones (host, intent) do not change while a scope lives.
         self.outcomes: dict[tuple[Any, ...], tuple[bool, Any]] = {}
+        # and those of an expression that reads the lazy variables alone (`s.mtu > v.max`), true in
+        # any scope: `alone` is another's (a plan's model of a host judged again: Engine.again)
+        self.alone = {} if alone is None else alone
+        self.eager = frozenset(eager.keys() - self.LAZY)
 
     def set(self, name: str, value: Any) -> None:
         self.ns[name] = value
@@ -380,6 +385,7 @@ class Expr:
         self._program = _programs.get(source)
         self.reads = reads(source)
         self.flat = flattened(source) if self.reads else None
+        self._names: frozenset[str] | None = None  # the names it references (a macro's own too)
         self._flat_program: Any = None
         if self._program is None and source not in _known():
             self._program = _compile(source, where)
@@ -429,7 +435,10 @@ class Expr:
             key = self.source, marshal.dumps(views, 2)
         except ValueError:  # a value of another type: run every time
             return self.program.execute(scope.ctx)
-        known = scope.outcomes.get(key)
+        if self._names is None:
+            self._names = frozenset(self.program.variables())
+        outcomes = scope.alone if self._names.isdisjoint(scope.eager) else scope.outcomes
+        known = outcomes.get(key)
         if known is None:
             try:
                 known = (True, self._program_for(scope).execute(scope.ctx))
@@ -437,7 +446,7 @@ class Expr:
                 if type(exc) not in _REPEATABLE or _CALLS.search(blanked(self.source)):
                     raise
                 known = (False, (type(exc), exc.args))  # not the exception: its traceback holds the scope
-            scope.outcomes[key] = known
+            outcomes[key] = known
         ok, value = known
         if not ok:
             kind, args = value
