@@ -78,6 +78,17 @@ def fields_read(name: str, sources: list[str]) -> set[str] | None:
     return found
 
 
+_NAME = re.compile(r"(?<![.\w])[A-Za-z_]\w*")
+
+
+@cache
+def names(source: str) -> frozenset[str]:
+    """Every name the text may reference as a variable: each word not read as a field (`x.name`),
+    functions and a macro's own names too (more than the core's Program.variables, which would
+    have the text compiled, where a text run flattened alone needs only its flattened program)."""
+    return frozenset(_NAME.findall(blanked(source)))
+
+
 @cache  # the same answer, shared, for each expression of the same text: not to be changed
 def reads(source: str) -> dict[str, frozenset[str] | None]:
     """For each lazy variable an expression names, the fields it reads (None: all of it).
@@ -385,7 +396,6 @@ class Expr:
         self._program = _programs.get(source)
         self.reads = reads(source)
         self.flat = flattened(source) if self.reads else None
-        self._names: frozenset[str] | None = None  # the names it references (a macro's own too)
         self._flat_program: Any = None
         if self._program is None and source not in _known():
             self._program = _compile(source, where)
@@ -435,9 +445,7 @@ class Expr:
             key = self.source, marshal.dumps(views, 2)
         except ValueError:  # a value of another type: run every time
             return self.program.execute(scope.ctx)
-        if self._names is None:
-            self._names = frozenset(self.program.variables())
-        outcomes = scope.alone if self._names.isdisjoint(scope.eager) else scope.outcomes
+        outcomes = scope.alone if names(self.source).isdisjoint(scope.eager) else scope.outcomes
         known = outcomes.get(key)
         if known is None:
             try:
