@@ -23,7 +23,7 @@ from test_fast_path import _report
 
 def _direct(expr: cel_env.Expr, scope: cel_env.Scope) -> Any:
     """The outcome as the core gives it, run now."""
-    scope.lazy.reading = expr.reads
+    scope.lazy.give(expr.reads)
     return expr.program.execute(scope.ctx)
 
 
@@ -90,7 +90,7 @@ def test_a_remembered_outcome_is_the_one_a_new_run_gives(subjects: list[dict], l
 def test_an_error_is_raised_again_alike_without_running_the_core() -> None:
     scope = cel_env.Scope(s={"mtu": 1500}, v={}, p={})
     asked: list[str] = []
-    resolve = scope.lazy.__call__
+    resolve = scope.lazy.given.get
     scope.ctx.set_variable_resolver(lambda name: asked.append(name) or resolve(name))
     expr = cel_env.Expr("s.absent == 1 || s.mtu == 1", "test")
     first = _outcome(expr.test, scope)
@@ -146,3 +146,53 @@ def test_values_python_holds_equal_are_not_the_same_to_cel(text: str) -> None:
     for a in (1, 1.0, True, 0.0, -0.0, 0, False, 1, 0.0):
         scope.set("s", {"a": a})
         assert _outcome(expr.run, scope) == _outcome(_direct, expr, scope), a
+
+
+_FLAT_TEXTS = [
+    "s.a == s.b", "s.a + s.b", "s.a > v.n && p.k == 2", "string(s.a) + 's.a' // s.b in a comment", "s.a.b",
+    "s.l.filter(x, x == s.a).map(x, x)", "size(s) > 0 && s.a == 1", "[s.a, s.l, v.n]", "s.a != null ? s.a : p.k",
+    "int(p.k) * s.a", "double(s.a) / double(v.n)", "s.a in s.l", "s.l.size() > 0 || s.a == true", "s.n < 0 ? -s.n : s.n",
+    "{'a': s.a}.a == s . a", "s.a == s.a && s.b == s.b",
+]
+
+
+@settings(max_examples=80, deadline=None)
+@given(subject=_SUBJECTS, let=st.dictionaries(st.just("n"), _SCALARS), other=_SCALARS)
+def test_a_flattened_text_gives_the_outcome_of_the_text_as_written(subject: dict, let: dict, other: Any) -> None:
+    """`s.a` read as a variable of its own (`s__a`), where every field so read is there and not null:
+    the same value, or the same error, as the text as written gives; else the text as written is run."""
+    for s in (subject, other):  # a subject that is no map: run as written
+        scope = cel_env.Scope(cel={"host": {"arch": "sparc"}}, host={"arch": "sparc"}, p={"k": 2}, s=s, v=let)
+        for text in _FLAT_TEXTS:
+            expr = cel_env.Expr(text, "test")
+            assert expr.flat is not None, text
+            written = _outcome(_direct, expr, scope)
+            if scope.lazy.give_fields(expr.flat.fields):
+                assert _outcome(cel_env._cel.compile(expr.flat.text).execute, scope.ctx) == written, text
+            assert _outcome(expr.run, scope) == written, text
+
+
+def test_a_field_is_flattened_only_where_it_is_the_variables() -> None:
+    """Not in a string, not a field of another map (`host.s.a`), not where a macro binds
+    the name or has() tests the field: those are left as written."""
+    assert cel_env.flattened("s.mtu > s.net_dev_mtu + v.n").text == "s__mtu > s__net_dev_mtu + v__n"
+    assert cel_env.flattened("host.s.a == s.b && 's.c' != ''").text == "host.s.a == s__b && 's.c' != ''"
+    assert cel_env.flattened("l.exists(s, s.a) && v.n > 1").fields == (("v__n", "v", "n"),)
+    assert cel_env.flattened("has(s.a) && s.b") is None and cel_env.flattened("host.arch") is None
+    assert cel_env.flattened("size(s) == s.n").text == "size(s) == s__n"  # s whole is still given
+
+
+def test_an_outcome_of_the_lazy_variables_alone_is_shared_with_another_scope() -> None:
+    """`s.mtu > v.n` says the same in any scope given the same s and v: a plan's model of the host
+    judged again (Engine.again) finds it known. One that reads the host is the scope's own."""
+    first = cel_env.Scope(cel={"host": {"arch": "sparc"}}, host={"arch": "sparc"}, s={"mtu": 9000}, v={"n": 1500}, p={})
+    alone, with_host = cel_env.Expr("s.mtu > v.n", "test"), cel_env.Expr("s.mtu > 1 && host.arch == 'sparc'", "test")
+    assert alone.test(first) and with_host.test(first)
+    assert len(first.alone) == 1 and len(first.outcomes) == 1
+    second = cel_env.Scope(cel={"host": {"arch": "x86"}}, alone=first.alone, host={"arch": "x86"}, s={"mtu": 9000},
+                           v={"n": 1500}, p={})
+    asked: list[str] = []
+    second.ctx.set_variable_resolver(asked.append)
+    assert alone.test(second) is True and asked == []  # not run: known
+    second.ctx.set_variable_resolver(second.lazy.given.get)
+    assert with_host.test(second) is False and len(second.outcomes) == 1

@@ -141,9 +141,9 @@ def test_a_subject_named_several_times_is_resolved_once_with_the_same_outcome(so
     def outcome(text: str) -> tuple[object, int]:
         scope = cel_env.Scope(s={"mtu": 1500, "name": "vsw0", "names": ["vsw0", "vsw1"]}, v={"n": 1}, p={"k": 2})
         asked: list[str] = []
-        resolve = scope.lazy.__call__
+        resolve = scope.lazy.given.get
         scope.ctx.set_variable_resolver(lambda name: asked.append(name) or resolve(name))
-        scope.lazy.reading = cel_env.reads(source)
+        scope.lazy.give(cel_env.reads(source))
         try:
             value: object = cel_env._cel.compile(text).execute(scope.ctx)
         except Exception as exc:  # noqa: BLE001 - the error is the outcome compared

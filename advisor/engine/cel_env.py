@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import marshal
 import re
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -75,6 +76,17 @@ def fields_read(name: str, sources: list[str]) -> set[str] | None:
             return None
         found |= fields
     return found
+
+
+_NAME = re.compile(r"(?<![.\w])[A-Za-z_]\w*")
+
+
+@cache
+def names(source: str) -> frozenset[str]:
+    """Every name the text may reference as a variable: each word not read as a field (`x.name`),
+    functions and a macro's own names too (more than the core's Program.variables, which would
+    have the text compiled, where a text run flattened alone needs only its flattened program)."""
+    return frozenset(_NAME.findall(blanked(source)))
 
 
 @cache  # the same answer, shared, for each expression of the same text: not to be changed
@@ -162,17 +174,17 @@ def element_fields(path: str, sources: list[str]) -> set[str] | None:
 
 
 class _Lazy:
-    """The lazy variables' values and the fields the running expression reads:
-    the context's resolver. Kept apart from the Scope, which holds the context:
-    a context holding its scope would be a cycle through the CEL core, which
-    Python's collector cannot see into, and every host's context would stay."""
+    """The lazy variables' values, and each as the running expression reads it.
+    The context's resolver is `given.get`, a builtin: the core asks it of every
+    name an expression references (the host's too, whose answer None says "not
+    mine"), and a Python method in its place cost a frame and a cut each time.
+    Kept apart from the Scope, which holds the context: a context holding its
+    scope would be a cycle through the CEL core, which Python's collector
+    cannot see into, and every host's context would stay."""
 
     def __init__(self, values: dict[str, Any]):
         self.values = values
-        self.reading: dict[str, frozenset[str] | None] = {}
-
-    def __call__(self, name: str) -> Any:
-        return self.view(name, self.reading.get(name))
+        self.given: dict[str, Any] = {}
 
     def view(self, name: str, fields: frozenset[str] | None) -> Any:
         """The variable as an expression reading `fields` of it (None: all) is given it."""
@@ -180,6 +192,24 @@ class _Lazy:
         if fields is None or not isinstance(value, dict):
             return value
         return {k: value[k] for k in fields if k in value}
+
+    def give(self, reads: dict[str, frozenset[str] | None]) -> list[Any]:
+        """Gives the lazy variables an expression reads (Expr.reads), as it reads them; those values.
+        A name it does not read is never asked of: reads() counts every use of one."""
+        views = [self.view(name, fields) for name, fields in reads.items()]
+        self.given.update(zip(reads, views))
+        return views
+
+    def give_fields(self, fields: tuple[tuple[str, str, str], ...]) -> bool:
+        """Gives each field a flattened text reads (Flat.fields) as a variable of its own; False
+        when one is null or absent, or its variable no map: the text as written says what then."""
+        values, given = self.values, self.given
+        for flat, name, field in fields:
+            record = values.get(name)
+            if type(record) is not dict or (value := record.get(field)) is None:
+                return False
+            given[flat] = value
+        return True
 
 
 class Scope:
@@ -194,17 +224,22 @@ class Scope:
 
     LAZY = frozenset(LAZY)
 
-    def __init__(self, cel: dict[str, Any] | None = None, **variables: Any):
+    def __init__(self, cel: dict[str, Any] | None = None, alone: dict[Any, tuple[bool, Any]] | None = None,
+                 **variables: Any):
         self.ns: dict[str, Any] = dict(variables)
         self.lazy = _Lazy({k: v for k, v in {**variables, **(cel or {})}.items() if k in self.LAZY})
         # A lazy variable whose value is None reads as this registered null: the
         # resolver's None means "not mine".
         eager = {k: None if k in self.LAZY else v for k, v in {**variables, **(cel or {})}.items()}
         self.ctx = _cel.Context(variables=eager, functions=FUNCTIONS)
-        self.ctx.set_variable_resolver(self.lazy)
+        self.ctx.set_variable_resolver(self.lazy.given.get)
         # Each outcome of an expression in this scope, by its text and what it read of the lazy
         # variables (Expr._remembered); the eager ones (host, intent) do not change while a scope lives.
         self.outcomes: dict[tuple[Any, ...], tuple[bool, Any]] = {}
+        # and those of an expression that reads the lazy variables alone (`s.mtu > v.max`), true in
+        # any scope: `alone` is another's (a plan's model of a host judged again: Engine.again)
+        self.alone = {} if alone is None else alone
+        self.eager = frozenset(eager.keys() - self.LAZY)
 
     def set(self, name: str, value: Any) -> None:
         self.ns[name] = value
@@ -291,6 +326,46 @@ def bound_once(source: str) -> str:
     return source
 
 
+_FIELD_READ = re.compile(r"(?<![.\w])(p|s|v)\s*\.\s*([a-z_][a-z0-9_]*)\b(?!\s*\()")  # `s.mtu`, not `x.s.mtu`
+_HAS = {name: re.compile(rf"\bhas\s*\(\s*{name}\s*\.") for name in LAZY}  # has() needs the field's select
+
+
+@dataclass(frozen=True)
+class Flat:
+    """An expression with each field it reads of a lazy variable (`s.mtu`) read
+    as a variable of its own (`s__mtu`): the core converts a map, and each of
+    its string keys, at a cost of a few microseconds each (most of a run's),
+    where a plain value costs a fraction of one. Run when each such field is
+    there and not null (Lazy.give_fields), it sees the values the text as
+    written would, and gives the same outcome."""
+
+    text: str
+    fields: tuple[tuple[str, str, str], ...]  # (its variable, the lazy variable, the field)
+
+
+@cache
+def flattened(source: str) -> Flat | None:
+    """The text with the fields it reads of p, s and v read as variables, or None
+    when it reads none that way (a variable a macro binds, or that has() tests, is left as written)."""
+    text = blanked(source)
+    names = {name for name in LAZY if not _BOUND[name].search(text) and not _HAS[name].search(text)}
+    fields: dict[str, tuple[str, str, str]] = {}
+
+    def flat(m: re.Match[str]) -> str:
+        name, field = m.groups()
+        if name not in names:
+            return m.group(0)
+        fields[f"{name}__{field}"] = (f"{name}__{field}", name, field)
+        return f"{name}__{field}"
+
+    out, at = [], 0
+    for token in _TOKENS.finditer(source):  # strings and comments as they are
+        out += [_FIELD_READ.sub(flat, source[at:token.start()]), token.group(0)]
+        at = token.end()
+    out.append(_FIELD_READ.sub(flat, source[at:]))
+    return Flat(bound_once("".join(out)), tuple(fields.values())) if fields else None
+
+
 def _compile(source: str, where: str) -> Any:
     program = _programs.get(source)
     if program is None:
@@ -320,6 +395,8 @@ class Expr:
         self.where = where
         self._program = _programs.get(source)
         self.reads = reads(source)
+        self.flat = flattened(source) if self.reads else None
+        self._flat_program: Any = None
         if self._program is None and source not in _known():
             self._program = _compile(source, where)
 
@@ -341,6 +418,18 @@ class Expr:
             raise TypeError(f"condition gave {value!r}, not true or false")
         return value
 
+    def _program_for(self, scope: Scope) -> Any:
+        """The flattened program where its fields can be given, else the program as written."""
+        if self.flat is None or not scope.lazy.give_fields(self.flat.fields):
+            return self.program
+        if self._flat_program is None:
+            try:
+                self._flat_program = _cel.compile(self.flat.text)
+            except ValueError:  # a text this does not foresee: run as written
+                self.flat = None
+                return self.program
+        return self._flat_program
+
     def _remembered(self, scope: Scope) -> Any:
         """The expression's outcome, run once per scope and per value of what it
         reads of the lazy variables. The CEL core converts a lazy variable's
@@ -349,23 +438,23 @@ class Expr:
         on its variables, and the eager ones (host, intent) do not change while
         a scope lives: so `s.dring_mode != 4` runs once per distinct dring_mode
         of a host's channels, not once per channel. An error is raised again alike."""
+        views = scope.lazy.give(self.reads)
         try:
             # marshal writes each value with its exact type (1, 1.0 and true differ, and so do
             # 0.0 and -0.0, unlike in a Python key) and refuses any type but the plain ones
-            key = self.source, marshal.dumps([scope.lazy.view(name, fields) for name, fields in self.reads.items()], 2)
+            key = self.source, marshal.dumps(views, 2)
         except ValueError:  # a value of another type: run every time
-            scope.lazy.reading = self.reads
             return self.program.execute(scope.ctx)
-        known = scope.outcomes.get(key)
+        outcomes = scope.alone if names(self.source).isdisjoint(scope.eager) else scope.outcomes
+        known = outcomes.get(key)
         if known is None:
-            scope.lazy.reading = self.reads
             try:
-                known = (True, self.program.execute(scope.ctx))
+                known = (True, self._program_for(scope).execute(scope.ctx))
             except _REPEATABLE as exc:
                 if type(exc) not in _REPEATABLE or _CALLS.search(blanked(self.source)):
                     raise
                 known = (False, (type(exc), exc.args))  # not the exception: its traceback holds the scope
-            scope.outcomes[key] = known
+            outcomes[key] = known
         ok, value = known
         if not ok:
             kind, args = value

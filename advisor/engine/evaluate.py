@@ -200,6 +200,9 @@ class Engine:
         # rule id -> the program whose run-time output it reads (`kstat -p: ...` -> kstat)
         self.runtime_rules = {r.rule.id: r.rule.runtime.partition(":")[0].split()[0]
                               for r in self.rules if r.rule.runtime and r.rule.runtime.split()}
+        # the outcomes of the texts that read p, s and v alone on the last host judged whole (Scope.alone),
+        # for again() on that host's plans: most of what it judges again is the same subject
+        self._alone: tuple[HostFacts, dict[Any, Any]] | None = None
         remember_checked()
 
     def params(self, rule: Rule) -> dict[str, Any]:
@@ -227,16 +230,18 @@ class Engine:
                     whole.add(rule.id)
                 elif moved:  # none of the fields it reads moved: all its results are kept
                     some[rule.id] = moved
-        fresh, _none = self.evaluate(facts, findings=False, only=whole | some.keys(), subjects=some)
+        alone = self._alone[1] if self._alone is not None and self._alone[0] is captured else None
+        fresh, _none = self.evaluate(facts, findings=False, only=whole | some.keys(), subjects=some, alone=alone)
         kept = [r for r in results if r.rule not in whole and (r.rule not in some or r.subject not in some[r.rule])]
         return kept + fresh
 
     def evaluate(self, facts: HostFacts, findings: bool = True, only: set[str] | None = None,
-                 subjects: dict[str, set[str]] | None = None) -> tuple[list[Result], list[Finding]]:
+                 subjects: dict[str, set[str]] | None = None,
+                 alone: dict[Any, Any] | None = None) -> tuple[list[Result], list[Finding]]:
         """The rules' results on the facts (`only` these rules, if given, and of
         a rule in `subjects`, those subjects alone), and the findings of those
         that fail (left out with `findings=False`: a judgment of a plan needs
-        only the results)."""
+        only the results). `alone`: outcomes known already (Scope.alone)."""
         rules = self.rules if only is None else [c for c in self.rules if c.rule.id in only]
         reads = self.host_fields if only is None else _union([c.host_reads for c in rules])
         if only is None or reads is None:
@@ -245,8 +250,10 @@ class Engine:
                 _within_cel(host, "host")
         else:  # a plan's judgment of a few rules: their facts alone, and their subjects
             host = facts.dump(only=reads | {a for c in rules if (a := SUBJECTS[c.rule.subject][0])})
-        scope = Scope(cel={"host": self._for_cel(host, reads)}, host=host, intent=self.intents, p={}, s=None, v={},
-                      item=None)
+        scope = Scope(cel={"host": self._for_cel(host, reads)}, alone=alone, host=host, intent=self.intents, p={}, s=None,
+                      v={}, item=None)
+        if only is None:
+            self._alone = facts, scope.alone
         results: list[Result] = []
         found: list[Finding] = []
         for compiled in rules:
