@@ -5,7 +5,7 @@ import re
 from datetime import datetime, timezone
 from enum import Enum
 from functools import lru_cache
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -91,16 +91,8 @@ class FixStep(BaseModel):
     def with_change(self, change: Change, facts: "HostFacts", note: str | None = None) -> None:
         """Takes a typed change: its command for this host, where it runs, the
         resource it sizes, when it takes effect, what it interrupts, its undo."""
-        op = operations.get(change.op)
-        self.change, self.runs_in = change, op.runs_in
-        self.takes_effect = "restart" if op.restarts(change, facts) else "now"
-        self.interrupts = op.interrupts(change, facts)
-        self.undo, self.undo_change = operations.undo_of(change, facts)
-        if note is not None:
-            self.note = note
-        self.command, self.held = operations.command_line(change, facts, self.note)
-        self.sets = f"{op.sizes}:{change.target}" if op.sizes else None
-        self.amount = operations.number(change.value) if op.sizes else None
+        for name, value in change_fields(change, facts, note if note is not None else self.note).items():
+            setattr(self, name, value)
 
     @property
     def code(self) -> str:
@@ -128,6 +120,20 @@ class FixStep(BaseModel):
         if self.placeholder is not None:
             return f"# fill in {self.placeholder} first: {self.command}"
         return self.command
+
+
+def change_fields(change: Change, facts: "HostFacts", note: str | None = None) -> dict[str, Any]:
+    """The fields of a FixStep that a typed change decides on this host: its
+    command (with `note` as its comment), where it runs, the resource it sizes,
+    when it takes effect, what it interrupts, its undo."""
+    op = operations.get(change.op)
+    command, held = operations.command_line(change, facts, note)
+    undo, undo_change = operations.undo_of(change, facts)
+    return {"change": change, "runs_in": op.runs_in, "note": note,
+            "takes_effect": "restart" if op.restarts(change, facts) else "now",
+            "interrupts": op.interrupts(change, facts), "undo": undo, "undo_change": undo_change,
+            "command": command, "held": held, "sets": f"{op.sizes}:{change.target}" if op.sizes else None,
+            "amount": operations.number(change.value) if op.sizes else None}
 
 
 @lru_cache(maxsize=4096)  # a function of the text alone, asked of each step several times as a plan is built
