@@ -441,19 +441,22 @@ class Engine:
 
     @staticmethod
     def _evidence(rule: Rule, check: Check, item: Any, facts: HostFacts) -> list[str]:
-        refs = _REF.findall(" ".join([check.when, *rule.requires, *check.requires, check.observed or rule.observed]))
         out: list[str] = []
-        for ns_name, path in refs:
-            if ns_name == "intent":
-                continue
-            owner = facts if ns_name == "host" else item
-            evidence = getattr(owner, "evidence", {})
-            field = path.split(".")[0]
+        for of_host, path, field in _evidence_refs(" ".join([check.when, *rule.requires, *check.requires,
+                                                              check.observed or rule.observed])):
+            evidence = getattr(facts if of_host else item, "evidence", {})
             ev = evidence.get(path) or evidence.get(field)
             for part in (ev or "").split(", "):
                 if part and part not in out:
                     out.append(part)
         return out
+
+
+@cache  # the texts of a rule's check: the same for each subject that fails it
+def _evidence_refs(text: str) -> tuple[tuple[bool, str, str], ...]:
+    """The facts a check's texts read whose evidence a finding shows: whether
+    the host's (else its subject's), the path read, and its first field."""
+    return tuple((ns == "host", path, path.split(".")[0]) for ns, path in _REF.findall(text) if ns != "intent")
 
 
 def _step(remedy: Remedy, also: Expr | None, scope: Scope, domain: str | None, facts: HostFacts) -> FixStep:

@@ -143,6 +143,7 @@ def placeholder_in(command: str) -> str | None:
     return m.group(0) if m else None
 
 
+@lru_cache(maxsize=4096)  # a function of the text alone: a plan merges steps by it, and a script and report ask again
 def without_comment(command: str) -> str:
     """The command up to its shell comment: a ` #` outside quotes. Oracle allows `#`
     in domain and switch names, which commands quote ('vsw #1'); cut at the first
