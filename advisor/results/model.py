@@ -27,11 +27,16 @@ class Severity(str, Enum):
 
     @property
     def weight(self) -> int:
-        return {"critical": 10, "high": 5, "medium": 3, "low": 1, "info": 0}[self.value]
+        return _WEIGHTS[self]
 
     @property
     def rank(self) -> int:
-        return {"critical": 4, "high": 3, "medium": 2, "low": 1, "info": 0}[self.value]
+        return _RANKS[self]
+
+
+# By member: an enum's .value is a descriptor call, dearer than the lookup (a score reads each result's weight)
+_WEIGHTS = {Severity.critical: 10, Severity.high: 5, Severity.medium: 3, Severity.low: 1, Severity.info: 0}
+_RANKS = {Severity.critical: 4, Severity.high: 3, Severity.medium: 2, Severity.low: 1, Severity.info: 0}
 
 
 RUNTIME_REASON = "needs run-time data"  # how a run-time rule's not_applicable on a plan begins
