@@ -463,9 +463,9 @@ def _step(remedy: Remedy, also: Expr | None, scope: Scope, domain: str | None, f
     """A remedy as a step for this subject (and item): its change's command, undo and
     effects from the change's operation, a command's from the rule's templates."""
     ns = scope.ns
-    step = {"kind": remedy.kind, "domain": _word(render(remedy.domain, ns) if remedy.domain else domain),
-            "check_first": render(remedy.check_first, ns) if remedy.check_first else None,
-            "also_restarts": [shell_word(str(d)) for d in _items(also, scope)] if also is not None else []}
+    step: dict[str, Any] = {"kind": remedy.kind, "domain": _word(render(remedy.domain, ns) if remedy.domain else domain),
+                            "check_first": render(remedy.check_first, ns) if remedy.check_first else None,
+                            "also_restarts": [shell_word(str(d)) for d in _items(also, scope)] if also is not None else []}
     t = remedy.change
     if t is None:
         return FixStep(command=render_command(remedy.command or remedy.needs or "", ns), runs_in=remedy.runs_in,
