@@ -147,6 +147,38 @@ def test_a_dump_shares_no_list_or_dict_with_its_record() -> None:
     assert dumped["counters"] == {"n": 1} and dumped["nested"] == {"l": [1]}
 
 
+def _clone_first(record: Record) -> Record:
+    """Record.clone as first written: each field set through object.__setattr__, copied by cloned."""
+    from advisor.facts.record import cloned
+
+    new = object.__new__(type(record))
+    for name, value in vars(record).items():
+        object.__setattr__(new, name, value if name == "evidence" else cloned(value))
+    return new
+
+
+def _containers(value: Any) -> list[Any]:
+    """Every record, list and dict in a value (a record's evidence left out: a copy shares it)."""
+    if isinstance(value, Record):
+        return [value] + [c for name, v in vars(value).items() if name != "evidence" for c in _containers(v)]
+    if isinstance(value, list):
+        return [value] + [c for v in value for c in _containers(v)]
+    if isinstance(value, dict):
+        return [value] + [c for v in value.values() for c in _containers(v)]
+    return []
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(record=_outer)
+def test_a_clone_is_what_the_first_clone_gave_and_shares_only_its_evidence(record: _Outer) -> None:
+    copy, first = record.clone(), _clone_first(record)
+    assert copy == first == record and repr(copy) == repr(first)
+    assert list(vars(copy)) == list(vars(first))  # in the fields' order
+    assert copy.evidence is record.evidence
+    mine = {id(c) for c in _containers(record)}
+    assert not any(id(c) in mine for c in _containers(copy))  # a plan's model writes its copy alone
+
+
 _digit_runs = st.lists(st.tuples(st.sampled_from(["7", "\u0663", "\u00b2", "x", " "]),  # '٣' is a digit, '²' none
                                  st.sampled_from([1, 2149, 2150, 2151, 4299, 4300, 4301, 4302, 6000])), max_size=6)
 

@@ -39,7 +39,7 @@ class Change(BaseModel):
     domain: str | None = None
 
     def with_value(self, value: str) -> "Change":
-        return self.model_copy(update={"value": value})
+        return Change(op=self.op, target=self.target, value=value, prop=self.prop, domain=self.domain)
 
 
 @dataclass(frozen=True)

@@ -18,12 +18,12 @@ from advisor.changes import Change
 from advisor.engine.cel_env import MACROS, Expr, Scope, blanked, element_fields, remember_checked
 from advisor.engine.cel_env import fields_read as _fields
 from advisor.engine.inputs import command_family, input_for
-from advisor.engine.model import TEMPLATE, Check, Rule
+from advisor.engine.model import TEMPLATE, Check, Remedy, Rule
 from advisor.engine.policy import Policy
 from advisor.errors import InputError, RulePackError, excerpt
 from advisor.facts.models import HostFacts, domain_name, host_record, record_of
 from advisor.results.model import (OTHER_PLATFORM, RUNTIME_REASON, Finding, FixStep, MeasuredLoad, Result,
-                                   Severity)
+                                   Severity, change_fields)
 from advisor.shell import shell_word
 
 Namer = Callable[[Any], str]
@@ -174,11 +174,28 @@ def _word(text: str | None) -> str | None:
 
 def render(template: str, ns: dict[str, Any], word: Callable[[str], str] = str) -> str:
     """The template with its {s.x} values shown; `word` may change each value as shown."""
-    def value(m: re.Match[str]) -> str:
-        path = m.group(1) if m.group(2) is None else f"{m.group(1)}.{m.group(2)}"
-        return word(_show(_lookup(ns, path)))
+    texts, paths = _parts(template)
+    if not paths:
+        return texts[0]
+    shown = [texts[0]]
+    for path, text in zip(paths, texts[1:]):
+        shown += (word(_show(_lookup(ns, path))), text)
+    return "".join(shown).strip()
 
-    return TEMPLATE.sub(value, template).strip()
+
+@cache  # a rule's text is rendered for each subject that fails it: read once
+def _parts(template: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The template's text between its values, and each value's path (`s.name`):
+    one text more than paths; a template without values is its text, stripped."""
+    texts: list[str] = []
+    paths: list[str] = []
+    at = 0
+    for m in TEMPLATE.finditer(template):
+        texts.append(template[at:m.start()])
+        paths.append(m.group(1) if m.group(2) is None else f"{m.group(1)}.{m.group(2)}")
+        at = m.end()
+    texts.append(template[at:])
+    return (tuple(texts), tuple(paths)) if paths else ((template.strip(),), ())
 
 
 def render_command(template: str, ns: dict[str, Any]) -> str:
@@ -426,41 +443,45 @@ class Engine:
                 continue
             for each in _items(for_each, scope):
                 scope.ns["item"] = each
-                ns = scope.ns
-                step = FixStep(
-                    command="", kind=remedy.kind, runs_in=remedy.runs_in,
-                    domain=_word(render(remedy.domain, ns) if remedy.domain else domain),
-                    takes_effect=remedy.takes_effect,
-                    check_first=render(remedy.check_first, ns) if remedy.check_first else None,
-                    also_restarts=[shell_word(str(d)) for d in _items(also, scope)] if also is not None else [],
-                    interrupts=render(remedy.interrupts, ns) if remedy.interrupts else None,
-                    undo=render_command(remedy.undo, ns) if remedy.undo else None)
-                if remedy.change is None:
-                    step.command = render_command(remedy.command or remedy.needs or "", ns)
-                else:
-                    t = remedy.change
-                    step.with_change(Change(op=t.op, target=render(t.target, ns), value=render(t.value, ns),
-                                            prop=render(t.prop, ns) if t.prop else None,
-                                            domain=render(t.domain, ns) if t.domain else None),
-                                     facts, render(remedy.note, ns) if remedy.note else None)
-                steps.append(step)
+                steps.append(_step(remedy, also, scope, domain, facts))
         return steps
 
     @staticmethod
     def _evidence(rule: Rule, check: Check, item: Any, facts: HostFacts) -> list[str]:
-        refs = _REF.findall(" ".join([check.when, *rule.requires, *check.requires, check.observed or rule.observed]))
         out: list[str] = []
-        for ns_name, path in refs:
-            if ns_name == "intent":
-                continue
-            owner = facts if ns_name == "host" else item
-            evidence = getattr(owner, "evidence", {})
-            field = path.split(".")[0]
+        for of_host, path, field in _evidence_refs(" ".join([check.when, *rule.requires, *check.requires,
+                                                              check.observed or rule.observed])):
+            evidence = getattr(facts if of_host else item, "evidence", {})
             ev = evidence.get(path) or evidence.get(field)
             for part in (ev or "").split(", "):
                 if part and part not in out:
                     out.append(part)
         return out
+
+
+@cache  # the texts of a rule's check: the same for each subject that fails it
+def _evidence_refs(text: str) -> tuple[tuple[bool, str, str], ...]:
+    """The facts a check's texts read whose evidence a finding shows: whether
+    the host's (else its subject's), the path read, and its first field."""
+    return tuple((ns == "host", path, path.split(".")[0]) for ns, path in _REF.findall(text) if ns != "intent")
+
+
+def _step(remedy: Remedy, also: Expr | None, scope: Scope, domain: str | None, facts: HostFacts) -> FixStep:
+    """A remedy as a step for this subject (and item): its change's command, undo and
+    effects from the change's operation, a command's from the rule's templates."""
+    ns = scope.ns
+    step: dict[str, Any] = {"kind": remedy.kind, "domain": _word(render(remedy.domain, ns) if remedy.domain else domain),
+                            "check_first": render(remedy.check_first, ns) if remedy.check_first else None,
+                            "also_restarts": [shell_word(str(d)) for d in _items(also, scope)] if also is not None else []}
+    t = remedy.change
+    if t is None:
+        return FixStep(command=render_command(remedy.command or remedy.needs or "", ns), runs_in=remedy.runs_in,
+                       takes_effect=remedy.takes_effect,
+                       interrupts=render(remedy.interrupts, ns) if remedy.interrupts else None,
+                       undo=render_command(remedy.undo, ns) if remedy.undo else None, **step)
+    change = Change(op=t.op, target=render(t.target, ns), value=render(t.value, ns),
+                    prop=render(t.prop, ns) if t.prop else None, domain=render(t.domain, ns) if t.domain else None)
+    return FixStep(**step, **change_fields(change, facts, render(remedy.note, ns) if remedy.note else None))
 
 
 _STEPS = tuple(Severity)  # critical first

@@ -80,8 +80,9 @@ class Record:
         """A copy whose records, lists and dicts are copies too; `evidence` is
         shared, as nothing that works on a copy writes it."""
         new = object.__new__(type(self))
-        for name, value in vars(self).items():
-            object.__setattr__(new, name, value if name == "evidence" else cloned(value))
+        # filled at once, a plain value as it is (the most of them): half the cost of a plan's model
+        new.__dict__.update({name: value if name == "evidence" or type(value) in _SCALARS else cloned(value)
+                             for name, value in vars(self).items()})
         return new
 
     def __eq__(self, other: object) -> bool:

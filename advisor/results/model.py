@@ -5,7 +5,7 @@ import re
 from datetime import datetime, timezone
 from enum import Enum
 from functools import lru_cache
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -27,11 +27,16 @@ class Severity(str, Enum):
 
     @property
     def weight(self) -> int:
-        return {"critical": 10, "high": 5, "medium": 3, "low": 1, "info": 0}[self.value]
+        return _WEIGHTS[self]
 
     @property
     def rank(self) -> int:
-        return {"critical": 4, "high": 3, "medium": 2, "low": 1, "info": 0}[self.value]
+        return _RANKS[self]
+
+
+# By member: an enum's .value is a descriptor call, dearer than the lookup (a score reads each result's weight)
+_WEIGHTS = {Severity.critical: 10, Severity.high: 5, Severity.medium: 3, Severity.low: 1, Severity.info: 0}
+_RANKS = {Severity.critical: 4, Severity.high: 3, Severity.medium: 2, Severity.low: 1, Severity.info: 0}
 
 
 RUNTIME_REASON = "needs run-time data"  # how a run-time rule's not_applicable on a plan begins
@@ -91,16 +96,8 @@ class FixStep(BaseModel):
     def with_change(self, change: Change, facts: "HostFacts", note: str | None = None) -> None:
         """Takes a typed change: its command for this host, where it runs, the
         resource it sizes, when it takes effect, what it interrupts, its undo."""
-        op = operations.get(change.op)
-        self.change, self.runs_in = change, op.runs_in
-        self.takes_effect = "restart" if op.restarts(change, facts) else "now"
-        self.interrupts = op.interrupts(change, facts)
-        self.undo, self.undo_change = operations.undo_of(change, facts)
-        if note is not None:
-            self.note = note
-        self.command, self.held = operations.command_line(change, facts, self.note)
-        self.sets = f"{op.sizes}:{change.target}" if op.sizes else None
-        self.amount = operations.number(change.value) if op.sizes else None
+        for name, value in change_fields(change, facts, note if note is not None else self.note).items():
+            setattr(self, name, value)
 
     @property
     def code(self) -> str:
@@ -130,6 +127,20 @@ class FixStep(BaseModel):
         return self.command
 
 
+def change_fields(change: Change, facts: "HostFacts", note: str | None = None) -> dict[str, Any]:
+    """The fields of a FixStep that a typed change decides on this host: its
+    command (with `note` as its comment), where it runs, the resource it sizes,
+    when it takes effect, what it interrupts, its undo."""
+    op = operations.get(change.op)
+    command, held = operations.command_line(change, facts, note)
+    undo, undo_change = operations.undo_of(change, facts)
+    return {"change": change, "runs_in": op.runs_in, "note": note,
+            "takes_effect": "restart" if op.restarts(change, facts) else "now",
+            "interrupts": op.interrupts(change, facts), "undo": undo, "undo_change": undo_change,
+            "command": command, "held": held, "sets": f"{op.sizes}:{change.target}" if op.sizes else None,
+            "amount": operations.number(change.value) if op.sizes else None}
+
+
 @lru_cache(maxsize=4096)  # a function of the text alone, asked of each step several times as a plan is built
 def placeholder_in(command: str) -> str | None:
     """The first placeholder a command holds (`<domain>`, `TX_CKO_ATTRIBUTE`), to be filled in before it runs."""
@@ -137,6 +148,7 @@ def placeholder_in(command: str) -> str | None:
     return m.group(0) if m else None
 
 
+@lru_cache(maxsize=4096)  # a function of the text alone: a plan merges steps by it, and a script and report ask again
 def without_comment(command: str) -> str:
     """The command up to its shell comment: a ` #` outside quotes. Oracle allows `#`
     in domain and switch names, which commands quote ('vsw #1'); cut at the first
