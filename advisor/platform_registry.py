@@ -4,8 +4,6 @@ operations or rules is made from these declarations, so the rest of advisor
 names no platform. Packs are found by their folders: adding a platform is
 adding a folder."""
 
-from __future__ import annotations
-
 import importlib
 import re
 from functools import cache, lru_cache

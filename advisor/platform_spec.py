@@ -4,8 +4,8 @@ each fact, and where its parsers, facts builder, change operations and rules
 are. Declarations name their code by module path, so reading them imports no
 parser: a review of a Solaris bundle never loads the HP-UX parsers."""
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: a NamedTuple turns each text annotation into
+# a ForwardRef, one compile() per field (59 here), where a type is taken as it is.
 import re
 from typing import Any, Callable, Literal, NamedTuple
 
@@ -83,8 +83,8 @@ class Command(NamedTuple):
     fallback_item: str | None = None  # the same, of its fallback
 
     @classmethod
-    def each(cls, id: str, loop: Loop, fallback: Loop | None = None, fallback_id: str | None = None,
-             sampled: bool = False) -> Command:
+    def each(cls, id: str, loop: "Loop", fallback: "Loop | None" = None, fallback_id: str | None = None,
+             sampled: bool = False) -> "Command":
         """A per-item command: its loop as the line sent, and what it runs for one item kept as declared."""
         return cls(id, loop.line, fallback.line if fallback else None, fallback_id, sampled=sampled,
                    item=loop.command, fallback_item=fallback.command if fallback else None)

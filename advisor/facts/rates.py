@@ -23,8 +23,6 @@ a rate per counter, or None with the reason when no honest rate exists:
 Nothing here imports advisor: the module is pure arithmetic on plain values.
 """
 
-from __future__ import annotations
-
 import math
 from collections.abc import Mapping, Sequence
 from typing import Literal, NamedTuple
