@@ -4,14 +4,11 @@ operations or rules is made from these declarations, so the rest of advisor
 names no platform. Packs are found by their folders: adding a platform is
 adding a folder."""
 
-from __future__ import annotations
-
 import importlib
 import re
-from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from advisor.platform_spec import SECOND, Command, Family, Output, Pack, Pattern, Subject
 
@@ -73,8 +70,7 @@ def script_platforms() -> dict[str, tuple[Command, ...]]:
     return {p.name: collected(f.name) for p in packs() if (f := family_of(p)) is not None}
 
 
-@dataclass(frozen=True)
-class Known:
+class Known(NamedTuple):  # as the declarations are (platform_spec): no dataclass to compile at import
     pack: Pack
     output: Output
     template: re.Pattern[str] | None = None  # for an id with a {name}: what the name may be

@@ -4,11 +4,10 @@ each fact, and where its parsers, facts builder, change operations and rules
 are. Declarations name their code by module path, so reading them imports no
 parser: a review of a Solaris bundle never loads the HP-UX parsers."""
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: a NamedTuple turns each text annotation into
+# a ForwardRef, one compile() per field (59 here), where a type is taken as it is.
 import re
-from dataclasses import dataclass
-from typing import Any, Callable, Literal
+from typing import Any, Callable, Literal, NamedTuple
 
 # Per-interface outputs come from one fixed loop over the host's own interfaces;
 # each section starts with this marker and the interface name, and becomes the
@@ -46,8 +45,10 @@ class Pattern:
         return self.compiled.search(text)
 
 
-@dataclass(frozen=True)
-class Output:
+# The declarations are NamedTuples, immutable and compared by value as frozen dataclasses
+# are: a dataclass compiles its generated methods at import, some 4 M instructions a class
+# (25 M of a review's start for these six), a NamedTuple a tenth of that.
+class Output(NamedTuple):
     """A command output advisor knows. Its bundle file is `<id>.txt` unless
     `file` says otherwise; an output `per_item` is kept once per interface (or
     driver) as `<id>@<item>.txt`, and its `recognised_by` patterns capture the item."""
@@ -70,8 +71,7 @@ class Output:
     sampled: bool = False  # cumulative counters: `--sample` reads it a second time, kept as `<id>~2.txt` (SECOND)
 
 
-@dataclass(frozen=True)
-class Command:
+class Command(NamedTuple):
     """What the live audit, the collector script and the Ansible collection send."""
 
     id: str  # command id: the bundle file is <id>.txt (DESIGN.md)
@@ -83,8 +83,8 @@ class Command:
     fallback_item: str | None = None  # the same, of its fallback
 
     @classmethod
-    def each(cls, id: str, loop: Loop, fallback: Loop | None = None, fallback_id: str | None = None,
-             sampled: bool = False) -> Command:
+    def each(cls, id: str, loop: "Loop", fallback: "Loop | None" = None, fallback_id: str | None = None,
+             sampled: bool = False) -> "Command":
         """A per-item command: its loop as the line sent, and what it runs for one item kept as declared."""
         return cls(id, loop.line, fallback.line if fallback else None, fallback_id, sampled=sampled,
                    item=loop.command, fallback_item=fallback.command if fallback else None)
@@ -103,8 +103,7 @@ class Command:
         return self.line.split()[0]
 
 
-@dataclass(frozen=True)
-class Subject:
+class Subject(NamedTuple):
     """What a rule may judge one by one (`subject: domain`): the host fact that lists them,
     how `rules show` calls one (`<domain>`), and how a finding names one (`domain ldg1`)."""
 
@@ -114,8 +113,7 @@ class Subject:
     label: Callable[[Any], str]
 
 
-@dataclass(frozen=True)
-class Family:
+class Family(NamedTuple):
     """An operating system family: what `uname -s` prints there, and how it reboots."""
 
     name: str  # the host's `platform`: solaris, linux, hpux
@@ -125,8 +123,7 @@ class Family:
     path: tuple[str, ...] = ()  # folders its tools may be in besides the usual ones, for the collector script
 
 
-@dataclass(frozen=True)
-class Pack:
+class Pack(NamedTuple):
     name: str
     title: str
     family: Family | None = None  # the family this pack defines
@@ -159,8 +156,7 @@ class Pack:
         return self.family is None and self.extends is None
 
 
-@dataclass(frozen=True)
-class Loop:
+class Loop(NamedTuple):
     """A per-item command: `command`, which names the item as $i, run for each
     item `items` lists, in MARKER-separated sections with their exit status.
     `by_line`: one item a line of what `items` prints, for names that may hold

@@ -23,18 +23,16 @@ a rate per counter, or None with the reason when no honest rate exists:
 Nothing here imports advisor: the module is pure arithmetic on plain values.
 """
 
-from __future__ import annotations
-
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 Width = Literal[32, 64]
 
 
-@dataclass(frozen=True, slots=True)
-class Sample:
+# NamedTuples, not frozen dataclasses: as immutable, without compiling generated methods at import
+# (about 3.5 M instructions a class, 14 M of every review for these four).
+class Sample(NamedTuple):
     """One object's counters at one time; `created` is the kstat crtime, if any."""
 
     time: float
@@ -42,8 +40,7 @@ class Sample:
     created: float | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Delta:
+class Delta(NamedTuple):
     """How much a counter grew: None, with the reason, when that is unknowable."""
 
     value: int | None
@@ -51,8 +48,7 @@ class Delta:
     reason: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Rate:
+class Rate(NamedTuple):
     counter: str
     delta: int | None
     per_second: float | None
@@ -60,8 +56,7 @@ class Rate:
     reason: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Share:
+class Share(NamedTuple):
     """A fraction in [0, 1] (LSO sends among all sends, CPU busy), or None and why."""
 
     value: float | None

@@ -69,6 +69,8 @@ def wrap(text: str, width: int) -> list[str]:
 
 
 def _wrap_paragraph(text: str, width: int) -> list[str]:
+    if text.isascii() and len(text.rstrip()) <= width:  # it fits: most paragraphs, no word to measure
+        return [text.rstrip()]
     lines: list[str] = []
     line, used = "", 0
     for word in _WORD.findall(text):

@@ -4,8 +4,6 @@ what needs every host (the fleet table, the summary, the gate, a chart) is made
 at the end from the line kept per host (HostLine) and what a format tallies as
 parts go by. Memory stays flat in the number of hosts."""
 
-from __future__ import annotations
-
 import tempfile
 from typing import Protocol, TextIO
 

@@ -3,8 +3,6 @@ samples of the host's counters say, per link, per virtual switch port or
 channel and per CPU. Made from the host's facts (advisor.facts.traffic);
 present only when the capture held two samples."""
 
-from __future__ import annotations
-
 from pydantic import BaseModel
 
 from advisor.facts import traffic
@@ -46,7 +44,7 @@ class Rates(BaseModel):
     reasons: dict[str, str]
 
     @classmethod
-    def of(cls, facts: traffic.Rates | None) -> Rates | None:
+    def of(cls, facts: traffic.Rates | None) -> "Rates | None":
         if facts is None:
             return None
         data = facts.dump()
