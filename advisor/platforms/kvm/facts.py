@@ -14,12 +14,15 @@ def build(facts: KvmFacts, parsed: dict[str, Any], files: dict[str, str]) -> Non
         guests[dom.name].evidence["state"] = f"{files['virsh-list']}:{dom.line}"
     for cid, rows in sorted(parsed.items()):
         base, _, name = cid.partition("@")
+        if base not in ("virsh-vcpupin", "virsh-domiflist"):
+            continue
+        guest = guests.get(name)
+        if guest is None:  # not setdefault: it would build a KvmGuest even for a guest already known
+            guest = guests[name] = KvmGuest(name=name)
         if base == "virsh-vcpupin":
-            guest = guests.setdefault(name, KvmGuest(name=name))
             guest.vcpu_cpus = {str(p.vcpu): p.affinity for p in rows}
             guest.evidence["vcpu_cpus"] = files[cid]
-        elif base == "virsh-domiflist":
-            guest = guests.setdefault(name, KvmGuest(name=name))
+        else:
             guest.nics = [GuestNic(device=n.interface, type=n.type, source=n.source, model=n.model, mac=n.mac) for n in rows]
             guest.evidence["nics"] = files[cid]
     if guests:

@@ -127,7 +127,9 @@ def _pci_cards(functions: list, files: dict[str, str]) -> list[PciCard]:
     for fn in functions:
         if "ethernet" not in fn.kind.lower():
             continue
-        card = cards.setdefault(fn.card, PciCard(card=fn.card, description=fn.description, functions=[]))
+        card = cards.get(fn.card)
+        if card is None:  # not setdefault: it would build a PciCard for every function and drop most
+            card = cards[fn.card] = PciCard(card=fn.card, description=fn.description, functions=[])
         card.functions.append(fn.address)
         card.ten_gig = card.ten_gig or bool(re.search(r"10[- ]?(?:Gigabit|GbE|G\b)|82599|82598|X520|X540", fn.description, re.I))
         speed, width = fn.speed("sta"), fn.width("sta")

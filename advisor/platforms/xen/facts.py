@@ -54,7 +54,9 @@ def build(facts: XenFacts, parsed: dict[str, Any], files: dict[str, str]) -> Non
         g.evidence["hard"] = g.evidence["pinned_cpu"] = g.evidence["overlaps_dom0"] = _ev(files, cid, v.line)
         guests.append(g)
         if g.pinned_cpu is not None and v.online:  # a parked vCPU does not compete for its CPU
-            p = pcpus.setdefault(g.pinned_cpu, PCpu(cpu=g.pinned_cpu, dom0_pinned=g.pinned_cpu in dom0_pins))
+            p = pcpus.get(g.pinned_cpu)
+            if p is None:  # not setdefault: it would build a PCpu for every vCPU and drop most
+                p = pcpus[g.pinned_cpu] = PCpu(cpu=g.pinned_cpu, dom0_pinned=g.pinned_cpu in dom0_pins)
             p.pinned_guest_vcpus.append(VcpuRef(domain=v.domain, vcpu=v.vcpu))
             p.evidence["pinned_guest_vcpus"] = ", ".join(filter(None, [p.evidence.get("pinned_guest_vcpus"), _ev(files, cid, v.line)]))
     facts.xen_guest_vcpus = guests

@@ -43,7 +43,9 @@ _RINGS = re.compile(r"^\s*LINK\s+(?:RINGTYPE|GROUP)\s")  # show-phys -H (11: RIN
 
 def _rows(text: str) -> list[Line]:
     """The non-blank lines, less the `...` lines that stand for rows left out."""
-    return [ln for ln in numbered(text) if ln.text.strip() and not _ELISION.match(ln.text)]
+    # the regex only where the line can be one (a row never starts with a dot)
+    return [ln for ln in numbered(text) if (stripped := ln.text.strip())
+            and not (stripped[0] in ".\u2026" and _ELISION.match(ln.text))]
 
 
 def _speed(cell: str) -> int | None:
@@ -96,8 +98,8 @@ _TABLE_FIELDS = ("LINK", "PROPERTY", "PERM", "VALUE", "EFFECTIVE", "DEFAULT", "P
 _DEFAULT_C_FIELDS = ("link", "property", "perm", "value", "default", "possible")
 
 
-def _none(value: str | None) -> str | None:
-    return None if value in (None, "", "--", "?") else value
+_BLANK = frozenset(("", "--", "?"))  # how a table or -c prints a value not set
+_OPTIONAL = ("perm", "value", "effective", "default", "possible")
 
 
 def _split_escaped(text: str) -> list[str]:
@@ -130,8 +132,9 @@ def _c_fields(command: str | None, count: int) -> tuple[str, ...]:
 
 def _prop(cells: dict[str, str], line: int) -> LinkProp:
     """A row from its cells, keyed by lower-case field name."""
-    return LinkProp(cells["link"], cells["property"], _none(cells.get("perm")), _none(cells.get("value")),
-                    _none(cells.get("effective")), _none(cells.get("default")), _none(cells.get("possible")), line)
+    get = cells.get  # locals: a listing's every row comes here
+    perm, value, effective, default, possible = [None if (v := get(k)) is None or v in _BLANK else v for k in _OPTIONAL]
+    return LinkProp(cells["link"], cells["property"], perm, value, effective, default, possible, line)
 
 
 def _table(lines: list[Line]) -> list[LinkProp]:
@@ -150,7 +153,8 @@ def _table(lines: list[Line]) -> list[LinkProp]:
             continue
         if len(parts) < len(names) - 1:  # POSSIBLE may be blank on some rows
             raise ParseError(f"expected {len(names)} columns", line=ln.number)
-        cells = dict(zip(names, ln.text.strip().split(None, len(names) - 1)))
+        # split again only when the last column holds spaces: split(None, n - 1) is `parts` otherwise
+        cells = dict(zip(names, parts if len(parts) <= len(names) else ln.text.strip().split(None, len(names) - 1)))
         out.append(_prop(cells, ln.number))
         possible = cells.get("possible", "")
         open_possible = names[-1] == "possible" and (not possible or possible.endswith(","))

@@ -215,7 +215,7 @@ def scan_file(path: Path, wanted: Wanted, modules: frozenset[str], statistics: f
             at = offset
             if offset == 0 and first.match(block):  # a block's first line has no newline before it
                 reader.feed(_line(block[:block.find(b"\n") + 1 or len(block)]), number + 1)
-            for match in starts.finditer(block, max(offset - 1, 0)):
+            for match in starts.finditer(block, _first_lead(block, _leads(modules), max(offset - 1, 0))):
                 start = match.start() + 1
                 number += block.count(b"\n", at, start)
                 at = start
@@ -248,6 +248,25 @@ def _patterns(modules: frozenset[str], statistics: frozenset[str] | None) -> tup
         stats = b"|".join(re.escape(m.encode()) for m in sorted(statistics))
         key += rb"[^:\n]*:[^:\n]*:(?:" + stats + rb")(?![\w:])"
     return re.compile(key), re.compile(rb"\n" + key + rb"[^\n]*")  # led by a literal newline: found fast
+
+
+@cache
+def _leads(modules: frozenset[str]) -> tuple[bytes, ...]:
+    """What every line `starts` finds begins with: a newline and one of the modules."""
+    return tuple(b"\n" + m.encode() + b":" for m in sorted(modules))
+
+
+def _first_lead(block: bytes, leads: tuple[bytes, ...], start: int) -> int:
+    """Where the first line `starts` can find begins (its newline), or the block's end.
+    sre tries the pattern at every newline (~350 instructions a line); bytes.find
+    skips a dump's lines of other modules (most are cpu's) for a few a byte. Each
+    search stops where the nearest found so far begins, so none reads further."""
+    first = len(block)
+    for lead in leads:
+        at = block.find(lead, start, first + len(lead) - 1)  # a lead that begins before `first`
+        if at >= 0:
+            first = at
+    return first
 
 
 def _unended(block: bytes) -> int:
