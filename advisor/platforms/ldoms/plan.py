@@ -18,8 +18,7 @@ decision, within what the machine has free (`ldm list-devices`).
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from advisor import changes as operations
 from advisor.changeplan.steps import Step, control_step, held_unless, plan_step, reboot_command
@@ -36,8 +35,7 @@ SAVE_CONFIG = 'ldm add-spconfig "advisor-`date +%Y%m%d%H%M`"'
 CONTROL_FAMILY = "solaris"  # what a control domain runs, and so how it reboots
 
 
-@dataclass
-class _Host:
+class _Host(NamedTuple):  # a NamedTuple, not a dataclass: cheaper to define at import
     """What the plan needs to know of the captured host and its domains."""
 
     facts: LdomsFacts
@@ -183,8 +181,7 @@ def _sizing(steps: list[Step], host: _Host, notes: list[str]) -> list[Step]:
     return rest
 
 
-@dataclass(frozen=True)
-class _Pool:
+class _Pool(NamedTuple):  # a NamedTuple, not a frozen dataclass: cheaper to define at import
     """What the machine has free of one resource, as host facts and domains name it."""
 
     kind: str  # the resource a step sizes: "cores:<domain>", "memory-gb:<domain>"
@@ -351,7 +348,7 @@ def _restarts(changes: list[Step], boot: list[Step], host: _Host) -> Restarts:
         steps=[control_step(SAVE_CONFIG, "so that the changes survive a power cycle; ldm list-spconfig lists "
                                          "the saved configurations")])] \
         if any(s.managed and s.step.runnable for s in changes) else []
-    return Restarts(phases, takes_boot=control_boot, restarted_elsewhere=elsewhere, closing=closing)
+    return Restarts(phases, control_boot, elsewhere, closing)
 
 
 def _reconf_phase(reconf: list[Step], boot: list[Step], host: _Host, script: Script, where: str) -> PlanPhase:
