@@ -20,9 +20,15 @@ def score(results: list[Result], waived: set[tuple[str, str]] | None = None) -> 
     return round(100 * passed / evaluated, 1)
 
 
+_COUNTED = {"pass": "passed", "fail": "failed", "not_applicable": "not_applicable", "unknown": "unknown"}
+
+
 def counts(results: list[Result]) -> Counts:
-    c = Counts()
+    """Tallied in a dict, the model made once: a model's field set by setattr costs
+    pydantic's __setattr__ each time (a host has ~100 results). The fields given are
+    those a result has, as setattr left them set."""
+    tally: dict[str, int] = {}
     for r in results:
-        field = {"pass": "passed", "fail": "failed"}.get(r.status, r.status)
-        setattr(c, field, getattr(c, field) + 1)
-    return c
+        field = _COUNTED[r.status]
+        tally[field] = tally.get(field, 0) + 1
+    return Counts(**tally)
