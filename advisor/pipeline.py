@@ -117,8 +117,9 @@ def _judge(engine: Engine, host: str, captured: HostFacts, results: list[Result]
     ("rule on subject"), waivers applied. Only what the plan's changes may
     move is judged again; the other results are kept."""
     merged = engine.again(captured, facts, results)
-    waivers.mark(host, merged, engine.policy)
-    return scoring.score(merged), {tag(r.rule, r.subject) for r in merged if r.status == "fail" and not r.waived}
+    waived = waivers.accepted(host, merged, engine.policy)
+    return scoring.score(merged, waived), {tag(r.rule, r.subject) for r in merged
+                                           if r.status == "fail" and (r.rule, r.subject) not in waived}
 
 
 _worker_engine: Engine | None = None

@@ -196,3 +196,52 @@ def test_an_outcome_of_the_lazy_variables_alone_is_shared_with_another_scope() -
     assert alone.test(second) is True and asked == []  # not run: known
     second.ctx.set_variable_resolver(second.lazy.given.get)
     assert with_host.test(second) is False and len(second.outcomes) == 1
+
+
+_VERSIONS = st.one_of(st.none(), st.sampled_from(["3.4", "3.4.0.3", "3.1", "2", "", "x"]), st.integers(0, 4))
+_HOSTS = st.dictionaries(st.sampled_from(["a", "b", "l"]), _VERSIONS | st.lists(
+    st.one_of(st.integers(-3, 3), st.floats(-2.0, 2.0), st.none()), max_size=3), max_size=3)
+_CALLING_TEXTS = [
+    "version_ge(host.a, '3.4')", "host.a != null && version_ge(host.a, host.b)", "total(host.l)",
+    "total(host.l) > 1.0 ? host.a : host.b", "host.b == null || !version_ge(host.a, '3.1')",
+    "has(host.a) && version_ge(host.a, '1')", "version_ge(host.a, intent.v)", "[version_ge(host.a, '3'), host.l]",
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(hosts=st.lists(_HOSTS, min_size=1, max_size=4), intent=st.sampled_from(["3", "4"]))
+def test_a_remembered_call_on_host_fields_is_the_one_a_new_run_gives(hosts: list[dict], intent: str) -> None:
+    """A text of host fields alone that calls a (pure) function, its outcome kept by the values it
+    reads and shared between scopes (a host and its plans' models): as the core gives it, run each time."""
+    alone: dict = {}
+    exprs = [cel_env.Expr(text, "test") for text in _CALLING_TEXTS]
+    for host in hosts + hosts:  # each host's values met again, in another scope
+        scope = cel_env.Scope(cel={"host": host}, alone=alone, host=host, intent={"v": intent}, p={}, s=None, v={})
+        for expr in exprs:
+            assert _outcome(expr.run, scope) == _outcome(_direct, expr, scope), expr.source
+
+
+def test_a_call_on_host_fields_runs_once_for_the_same_values() -> None:
+    asked: list[str] = []
+
+    def counted(a: Any, b: Any) -> Any:
+        asked.append(a)
+        return cel_env.version_ge(a, b)
+
+    functions = {**cel_env.FUNCTIONS, "version_ge": counted}
+    expr = cel_env.Expr("host.v != null && version_ge(host.v, '3.4')", "test")
+    first = cel_env.Scope(cel={"host": {"v": "3.4.0.3"}}, host={}, s=None, v={}, p={})
+    first.ctx = cel_env._cel.Context(variables={"host": {"v": "3.4.0.3"}}, functions=functions)
+    assert expr.test(first) is True and expr.test(first) is True and asked == ["3.4.0.3"]
+    second = cel_env.Scope(cel={"host": {"v": "3.1"}}, alone=first.alone, host={}, s=None, v={}, p={})
+    second.ctx = cel_env._cel.Context(variables={"host": {"v": "3.1"}}, functions=functions)
+    assert expr.test(second) is False and asked == ["3.4.0.3", "3.1"]  # other values: run
+
+
+def test_an_error_of_a_function_on_host_fields_is_not_remembered() -> None:
+    scope = cel_env.Scope(cel={"host": {"v": 3}}, host={"v": 3}, s=None, v={}, p={})
+    expr = cel_env.Expr("version_ge(host.v, '3.4')", "test")
+    for _ in range(2):
+        with pytest.raises(RuntimeError, match="version_ge"):
+            expr.run(scope)
+    assert scope.alone == {}

@@ -65,3 +65,46 @@ def test_baseline_reports_only_new_findings_and_lists_fixed_ones(tmp_path: Path)
     bad.write_text('{"hosts": 3}')
     res = run_cli("review", str(UNTUNED), "--baseline", str(bad))
     assert res.returncode == 2 and "not an advisor JSON report" in res.stderr
+
+
+def _old_judge(engine, host: str, captured, results: list, facts) -> tuple:
+    """pipeline._judge as it was: waivers written on the merged results (the host's own among them)."""
+    from advisor.engine.waivers import date
+    from advisor.results import score as scoring
+    from advisor.results.model import tag
+
+    merged = [r.model_copy() for r in engine.again(captured, facts, results)]
+    live = [w for w in engine.policy.waivers if w.expires >= date.today()]
+    for r in merged:
+        if r.status == "fail":
+            r.waived = any(w.matches(host, r.rule, r.subject) for w in live)
+    return scoring.score(merged), {tag(r.rule, r.subject) for r in merged if r.status == "fail" and not r.waived}
+
+
+def test_a_plans_judgment_counts_waivers_as_before_and_leaves_the_hosts_results(tmp_path: Path) -> None:
+    """A waiver on a rule judged again on the plan's model (dring-mode: the plan sets local_mapin)
+    and on one whose results are kept: the same score and fails as when the judgment wrote each
+    result's mark, and the host's results, shared with the plan's, are not written."""
+    from advisor.changeplan import simulate
+    from advisor.collect.offline import Loader
+    from advisor.engine import packs, policy as policy_mod
+    from advisor.engine.evaluate import Engine
+    from advisor.pipeline import _judge, load_captures, review_with_facts
+
+    policy = _policy(tmp_path, """
+waivers:
+  - {rule: ldoms.inter-vnet-link, subject: "vsw primary-vsw*", reason: retiring, owner: ops, expires: 2099-12-31}
+  - {rule: ldoms.dring-mode, subject: "*", reason: retiring, owner: ops, expires: 2099-12-31}
+  - {rule: ldoms.ldc-budget, subject: "*", reason: retiring, owner: ops, expires: 2020-01-01}
+""")
+    engine = Engine(packs.load(), policy_mod.load(policy))
+    with Loader() as loader:
+        [capture], _errors = load_captures([UNTUNED], loader)
+        report, facts = review_with_facts(capture, engine)
+    assert report.plan is not None and report.waived
+    model = simulate._walk(report.plan, facts).facts
+    before = [(r.model_dump(), r.model_fields_set) for r in report.results]
+    judged = _judge(engine, report.host, facts, report.results, model)
+    assert [(r.model_dump(), r.model_fields_set) for r in report.results] == before
+    assert judged == _old_judge(engine, report.host, facts, report.results, model)
+    assert not any(t.startswith("ldoms.dring-mode") for t in judged[1])

@@ -18,17 +18,15 @@ class Waived:
     expired: list[str] = field(default_factory=list)
 
 
-def mark(host: str, results: list[Result], policy: Policy, today: date | None = None) -> list[Result]:
-    """Marks the failed results a waiver accepts; the failed results left."""
+def accepted(host: str, results: list[Result], policy: Policy, today: date | None = None) -> set[tuple[str, str]]:
+    """The failed results a live waiver accepts, as (rule, subject). Nothing is
+    written: the results of a plan's model share most of theirs with the host's report."""
     today = today or date.today()
     live = [w for w in policy.waivers if w.expires >= today]
-    failing = []
-    for r in results:
-        if r.status == "fail":
-            r.waived = any(w.matches(host, r.rule, r.subject) for w in live)
-            if not r.waived:
-                failing.append(r)
-    return failing
+    if not live:
+        return set()
+    return {(r.rule, r.subject) for r in results
+            if r.status == "fail" and any(w.matches(host, r.rule, r.subject) for w in live)}
 
 
 def apply(host: str, results: list[Result], findings: list[Finding], policy: Policy,
