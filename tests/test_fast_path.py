@@ -397,3 +397,30 @@ def test_a_review_builds_no_model_it_only_reads_within_another(tmp_path: Path) -
     assert res.stdout.split() == ["0"], res.stderr
     report = json.loads((tmp_path / "r.json").read_text())
     assert report["hosts"][0]["findings"] and report["hosts"][0]["findings"][0]["remediation"]
+
+
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=st.lists(st.sampled_from(["cpu:0:sys:user\t1", "vnet:0:vnetldc0x0:dring_mode\t4", "", "1700000000"]),
+                      max_size=24), last_newline=st.booleans(), chunk=st.sampled_from([8, 16, 32, 1 << 20]))
+def test_a_blank_line_inside_a_dump_is_seen_wherever_the_blocks_fall(lines, last_newline, chunk, tmp_path,
+                                                                    monkeypatch) -> None:
+    """An empty line with a line after it (interval mode's next sample) is seen when it
+    opens or closes a block read, as where it lies inside one."""
+    monkeypatch.setattr(kstat, "CHUNK", chunk)
+    path = tmp_path / "kstat-p.txt"
+    data = ("\n".join(lines) + ("\n" if last_newline and lines else "")).encode()
+    path.write_bytes(data)
+    try:
+        scan = kstat.scan_file(path, kstat_wanted.wanted, kstat_wanted.MODULES, kstat_wanted.STATISTICS)
+    except ParseError:
+        return
+    assert scan.blank_inside == (data.find(b"\n\n", 0, len(data.rstrip(b"\n"))) >= 0)
+
+
+def test_a_blank_line_at_a_block_boundary_is_inside(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(kstat, "CHUNK", 16)
+    first = b"cpu:0:sys:user\t1\n"  # 17 bytes: the second block begins with the blank line
+    for data in (first + b"\ncpu:0:sys:user\t2\n", first + b"\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\ncpu:0:sys:user\t2\n"):
+        path = tmp_path / "kstat-p.txt"
+        path.write_bytes(data)
+        assert kstat.scan_file(path, kstat_wanted.wanted, kstat_wanted.MODULES, kstat_wanted.STATISTICS).blank_inside

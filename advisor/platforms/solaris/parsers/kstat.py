@@ -197,6 +197,8 @@ def scan_file(path: Path, wanted: Wanted, modules: frozenset[str], statistics: f
     number = 0  # lines before the block being read
     tail: list[bytes] = []  # the file's last substantive line and the lines after it
     blank_inside = False
+    blank_before = False  # the blocks read so far end in a blank line: inside if a line follows
+    after_block = False  # a block has been read: the next begins after its last line end
     with path.open("rb") as fh:
         carry = b""
         while True:
@@ -224,7 +226,11 @@ def scan_file(path: Path, wanted: Wanted, modules: frozenset[str], statistics: f
             if offset < len(block) and not block.endswith(b"\n"):
                 number += 1  # the file's last line, without its newline
             tail = _tail(tail, block, offset)
-            blank_inside = blank_inside or block.find(b"\n\n", 0, _unended(block)) >= 0
+            if not blank_inside:
+                # a block begins after a line end: one it begins with closes a blank line
+                blank_before = blank_before or (after_block and block.startswith(b"\n"))
+                blank_inside, blank_before = _blank_inside(block, blank_before)
+            after_block = True
             if not data:
                 break
             if len(carry) > MAX_LINE:  # kept whole it would be copied again with every block read
@@ -267,6 +273,15 @@ def _first_lead(block: bytes, leads: tuple[bytes, ...], start: int) -> int:
         if at >= 0:
             first = at
     return first
+
+
+def _blank_inside(block: bytes, blank_before: bool) -> tuple[bool, bool]:
+    """Whether the dump has a blank line with a line after it, once this block is read
+    (a blank line before it counts when it holds a line), and whether it ends in a blank line."""
+    lines_end = _unended(block)
+    if lines_end == 0:  # only line ends: blank lines, or nothing
+        return False, blank_before or block.startswith(b"\n\n")
+    return blank_before or block.find(b"\n\n", 0, lines_end) >= 0, block.endswith(b"\n\n")
 
 
 def _unended(block: bytes) -> int:
