@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import marshal
 import re
-from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from advisor.errors import RulePackError
 from advisor.versions import version_ge
@@ -333,8 +332,7 @@ _FIELD_READ = re.compile(r"(?<![.\w])(p|s|v)\s*\.\s*([a-z_][a-z0-9_]*)\b(?!\s*\(
 _HAS = {name: re.compile(rf"\bhas\s*\(\s*{name}\s*\.") for name in LAZY}  # has() needs the field's select
 
 
-@dataclass(frozen=True)
-class Flat:
+class Flat(NamedTuple):  # not a dataclass, whose methods are compiled at import
     """An expression with each field it reads of a lazy variable (`s.mtu`) read
     as a variable of its own (`s__mtu`): the core converts a map, and each of
     its string keys, at a cost of a few microseconds each (most of a run's),
@@ -351,12 +349,12 @@ def flattened(source: str) -> Flat | None:
     """The text with the fields it reads of p, s and v read as variables, or None
     when it reads none that way (a variable a macro binds, or that has() tests, is left as written)."""
     text = blanked(source)
-    names = {name for name in LAZY if not _BOUND[name].search(text) and not _HAS[name].search(text)}
+    free = {name for name in LAZY if not _BOUND[name].search(text) and not _HAS[name].search(text)}
     fields: dict[str, tuple[str, str, str]] = {}
 
     def flat(m: re.Match[str]) -> str:
         name, field = m.groups()
-        if name not in names:
+        if name not in free:
             return m.group(0)
         fields[f"{name}__{field}"] = (f"{name}__{field}", name, field)
         return f"{name}__{field}"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
-from advisor.engine.policy import Policy
+from advisor.engine.policy import Policy, Waiver
 from advisor.results.model import Finding, Result, WaiverNote
 
 
@@ -21,8 +21,7 @@ class Waived:
 def accepted(host: str, results: list[Result], policy: Policy, today: date | None = None) -> set[tuple[str, str]]:
     """The failed results a live waiver accepts, as (rule, subject). Nothing is
     written: the results of a plan's model share most of theirs with the host's report."""
-    today = today or date.today()
-    live = [w for w in policy.waivers if w.expires >= today]
+    live = _live(policy, today or date.today())
     if not live:
         return set()
     return {(r.rule, r.subject) for r in results
@@ -34,7 +33,7 @@ def apply(host: str, results: list[Result], findings: list[Finding], policy: Pol
     """Marks waived results (they count in neither score sum) and splits the findings."""
     today = today or date.today()
     out = Waived()
-    live = [w for w in policy.waivers if w.expires >= today]
+    live = _live(policy, today)
     for w in policy.waivers:
         if w.expires < today and any(w.matches(host, f.rule, f.subject) for f in findings):
             out.expired.append(f"{w.rule} on {w.subject} (owner {w.owner}) expired {w.expires}; no longer applied")
@@ -49,3 +48,7 @@ def apply(host: str, results: list[Result], findings: list[Finding], policy: Pol
             if r.rule == f.rule and r.subject == f.subject and r.status == "fail":
                 r.waived = True
     return out
+
+
+def _live(policy: Policy, today: date) -> list[Waiver]:
+    return [w for w in policy.waivers if w.expires >= today]

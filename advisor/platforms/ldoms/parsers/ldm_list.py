@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import lru_cache, partial
+from typing import NamedTuple
 
 from advisor.collect.capture import RawOutput
 from advisor.errors import ParseError
@@ -56,8 +56,7 @@ class _Section:
         self.elided = False
 
 
-@dataclass(frozen=True, slots=True)
-class _Columns:
+class _Columns(NamedTuple):
     """A table header as _table reads its rows."""
 
     first: str  # the header's first name: a line starting with it opens the table again
@@ -89,7 +88,7 @@ def _table(section: _Section) -> list[Record]:
     table = _columns(section.lines[0][1])
     child: _Columns | None = None
     for number, text in section.lines[1:]:
-        if _TABLE_HEADER.match(text) and len(words := text.split()) >= 2:  # a one-word row ("UART") is data
+        if _is_header(text) and len(words := text.split()) >= 2:  # a one-word row ("UART") is data
             if words[0] == table.first:
                 table, child = _columns(text), None
             elif rows:
